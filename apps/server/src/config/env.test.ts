@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.js';
+
+describe('loadConfig', () => {
+  it('runs on the embedded defaults with nothing set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.appUrl).toBe('http://localhost:8080');
+    expect(config.sitesDomain).toBe('localhost');
+    expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('data/mirror.db') });
+  });
+
+  it('follows PORT for the default app URL and treats empty values as unset', () => {
+    const config = loadConfig({ PORT: '9001', DATABASE_URL: '', LOG_LEVEL: '' });
+    expect(config.appUrl).toBe('http://localhost:9001');
+    expect(config.database.kind).toBe('sqlite');
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('switches to PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' });
+    expect(config.database).toMatchObject({
+      kind: 'postgres',
+      url: 'postgres://postgres@127.0.0.1:5432/test',
+    });
+  });
+
+  it('lists every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        APP_URL: 'not a url',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((p) => p.split(':')[0]);
+    expect(problems).toEqual(
+      expect.arrayContaining(['PORT', 'APP_URL', 'DATABASE_URL', 'LOG_LEVEL']),
+    );
+  });
+
+  it('refuses an app URL under the sites domain, which would share an origin with tenants', () => {
+    expect(() =>
+      loadConfig({ APP_URL: 'https://app.sites.example.com', SITES_DOMAIN: 'sites.example.com' }),
+    ).toThrow(/must not live under SITES_DOMAIN/);
+    expect(
+      loadConfig({ APP_URL: 'https://mirror.example.com', SITES_DOMAIN: 'mirror.site' }).appHost,
+    ).toBe('mirror.example.com');
+  });
+});

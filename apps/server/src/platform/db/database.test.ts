@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestConfig, dropTestStorage } from '../../test/test-app.js';
+import type { Config } from '../../config/env.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
+
+let handle: DatabaseHandle | undefined;
+let config: Config | undefined;
+afterEach(async () => {
+  await handle?.destroy();
+  if (config) await dropTestStorage(config);
+  handle = undefined;
+  config = undefined;
+});
+
+async function open(): Promise<DatabaseHandle> {
+  config = createTestConfig();
+  handle = await openDatabase(config.database);
+  return handle;
+}
+
+function newUser(email: string) {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    name: 'Ada Lovelace',
+    email,
+    password_hash: 'x',
+    role: 'user' as const,
+    plan: 'free' as const,
+    locale: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+describe('database', () => {
+  it('migrates once and is a no-op the second time', async () => {
+    const { db } = await open();
+    await migrateToLatest(db);
+    const users = await db.selectFrom('users').selectAll().execute();
+    expect(users).toEqual([]);
+  });
+
+  it('round-trips timestamps as the same ISO strings on every dialect', async () => {
+    const { db } = await open();
+    const user = newUser('ada@example.com');
+    user.created_at = '2026-01-02T03:04:05.678Z';
+    await db.insertInto('users').values(user).execute();
+    const row = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.created_at).toBe('2026-01-02T03:04:05.678Z');
+    const later = await db
+      .selectFrom('users')
+      .select('id')
+      .where('created_at', '>', '2026-01-01T00:00:00.000Z')
+      .execute();
+    expect(later).toHaveLength(1);
+  });
+
+  it('refuses a second account with the same email', async () => {
+    const { db } = await open();
+    await db.insertInto('users').values(newUser('ada@example.com')).execute();
+    await expect(
+      db.insertInto('users').values(newUser('ada@example.com')).execute(),
+    ).rejects.toThrow();
+  });
+
+  it('refuses values outside the role and plan sets', async () => {
+    const { db } = await open();
+    const bad = { ...newUser('eve@example.com'), plan: 'platinum' } as unknown as ReturnType<
+      typeof newUser
+    >;
+    await expect(db.insertInto('users').values(bad).execute()).rejects.toThrow();
+  });
+
+  it('deletes sessions with their user', async () => {
+    const { db } = await open();
+    const user = newUser('ada@example.com');
+    await db.insertInto('users').values(user).execute();
+    const now = new Date().toISOString();
+    await db
+      .insertInto('sessions')
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        token_hash: 'h',
+        created_at: now,
+        expires_at: now,
+        last_used_at: now,
+        user_agent: null,
+        ip: null,
+      })
+      .execute();
+    await db.deleteFrom('users').where('id', '=', user.id).execute();
+    expect(await db.selectFrom('sessions').selectAll().execute()).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type MigrationProvider,
+} from 'kysely';
+import pg from 'pg';
+import type { Config } from '../../config/env.js';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+const PG_TIMESTAMPTZ_OID = 1184;
+const PG_INT8_OID = 20;
+
+export async function openDatabase(config: Config['database']): Promise<DatabaseHandle> {
+  const handle = config.kind === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
+  await migrateToLatest(handle.db);
+  return handle;
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    destroy: () => db.destroy(),
+  };
+}
+
+async function openPostgres(
+  config: Extract<Config['database'], { kind: 'postgres' }>,
+): Promise<DatabaseHandle> {
+  // Per-pool type parsers (not pg's global ones): timestamps come back as the same ISO strings the
+  // SQLite side stores, and 64-bit counts as numbers.
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') => {
+      if (oid === PG_TIMESTAMPTZ_OID) return (value: string) => new Date(value).toISOString();
+      if (oid === PG_INT8_OID) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+  const schema = config.schema;
+  if (schema) {
+    const client = new pg.Client({ connectionString: config.url });
+    await client.connect();
+    try {
+      await client.query(`create schema if not exists "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: config.poolMax,
+    types,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    destroy: () => db.destroy(),
+  };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const detail = failed ? `migration ${failed.migrationName} failed` : 'migration failed';
+    throw new Error(detail, { cause: error });
+  }
+}

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-users-sessions.js';
+
+/**
+ * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
+ * the list is static so the compiled server needs no directory scanning. Never edit a migration that
+ * has shipped; add a new one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-users-sessions': m0001,
+};

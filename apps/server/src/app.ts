@@ -12,12 +12,16 @@ import { registerWebApp } from './hosting/web-app.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { apiRoutes } from './http/routes/index.js';
+import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { createMailer, type Mailer } from './platform/mail/mailer.js';
+import { createDbRateLimiter } from './platform/rate-limit/rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: DatabaseHandle;
+    authService: AuthService;
   }
 }
 
@@ -26,6 +30,10 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 export interface AppDependencies {
   /** An already open database (tests share one); otherwise the app opens and closes its own. */
   database?: DatabaseHandle;
+  /** Defaults to SMTP_URL or the dev outbox. */
+  mailer?: Mailer;
+  /** Where log lines go (stdout by default); tests read them to prove nothing secret is logged. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Builds the whole HTTP application without listening, for `main.ts` and for tests (`app.inject`). */
@@ -36,6 +44,7 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
@@ -59,6 +68,17 @@ export async function buildApp(
   app.decorate('config', config);
   app.decorate('database', database);
   if (!deps.database) app.addHook('onClose', () => database.destroy());
+  app.decorateRequest('authContext', null);
+  app.decorate(
+    'authService',
+    createAuthService({
+      db: database.db,
+      mailer: deps.mailer ?? createMailer(config.mail, app.log),
+      limiter: createDbRateLimiter(database.db, config.rateLimitFactor),
+      config,
+      log: app.log,
+    }),
+  );
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

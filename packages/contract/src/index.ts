@@ -4,3 +4,4 @@ export * from './locales.js';
 export * from './errors.js';
 export * from './url.js';
 export * from './health.js';
+export * from './auth.js';

@@ -39,6 +39,14 @@ const EnvSchema = z
     TRUST_PROXY: booleanString.default(false),
     WEB_DIST_DIR: z.string().min(1).optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Mirror <no-reply@localhost>'),
+    RATE_LIMIT_FACTOR: z.coerce.number().min(0.1).max(1000).default(1),
   })
   .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }))
   .superRefine((env, ctx) => {
@@ -69,6 +77,10 @@ export interface Config {
   trustProxy: boolean;
   webDistDir: string;
   shutdownTimeoutMs: number;
+  auth: { sessionTtlMs: number; passwordResetTtlMs: number };
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  /** Multiplies every rate limit; above 1 for load tests and e2e runs that sign up many users. */
+  rateLimitFactor: number;
 }
 
 export class ConfigError extends Error {
@@ -111,5 +123,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    auth: {
+      sessionTtlMs: env.SESSION_TTL_DAYS * 86_400_000,
+      passwordResetTtlMs: env.PASSWORD_RESET_TTL_MINUTES * 60_000,
+    },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox') },
+    rateLimitFactor: env.RATE_LIMIT_FACTOR,
   };
 }

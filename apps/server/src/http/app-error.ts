@@ -9,6 +9,7 @@ export class AppError extends Error {
     readonly code: string,
     readonly status: number,
     message: string | string[],
+    readonly headers: Record<string, string> = {},
   ) {
     super(Array.isArray(message) ? message.join('; ') : message);
     this.name = 'AppError';
@@ -31,7 +32,7 @@ export const forbidden = (message = HTTP_FALLBACK_MESSAGES[403]!) =>
 export const notFound = (message = HTTP_FALLBACK_MESSAGES[404]!) =>
   new AppError('not_found', 404, message);
 export const conflict = (message: string) => new AppError('conflict', 409, message);
-export const tooManyRequests = (message = TOO_MANY_REQUESTS_MESSAGE) =>
-  new AppError('too_many_requests', 429, message);
+export const tooManyRequests = (retryAfterSeconds: number, message = TOO_MANY_REQUESTS_MESSAGE) =>
+  new AppError('too_many_requests', 429, message, { 'retry-after': String(retryAfterSeconds) });
 export const serviceUnavailable = (message: string) =>
   new AppError('service_unavailable', 503, message);

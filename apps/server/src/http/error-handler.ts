@@ -15,7 +15,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
-      return reply.status(error.status).send(error.toBody());
+      return reply.status(error.status).headers(error.headers).send(error.toBody());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const messages = [...new Set(error.validation.map((issue) => issue.message))];

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../app.js';
+import { buildApp, type AppDependencies } from '../app.js';
 import { loadConfig, type Config } from '../config/env.js';
 
 /**
@@ -41,9 +41,12 @@ export function createTestConfig(overrides: Record<string, string> = {}): Config
   });
 }
 
-export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Record<string, string> = {},
+  deps: AppDependencies = {},
+): Promise<TestApp> {
   const config = createTestConfig(overrides);
-  const app = await buildApp(config);
+  const app = await buildApp(config, deps);
   await app.ready();
   return {
     app,
@@ -66,4 +69,18 @@ export async function dropTestStorage(config: Config): Promise<void> {
     }
   }
   fs.rmSync(config.dataDir, { recursive: true, force: true });
+}
+
+/** Polls until `read` returns a value (for work that finishes after the answer, such as mail). */
+export async function waitFor<T>(
+  read: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('waitFor: timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -32,9 +32,50 @@ export interface SessionsTable {
   ip: string | null;
 }
 
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: Timestamp;
+}
+
+export interface LoginThrottleTable {
+  /** Keyed by the normalized email whether or not an account exists, so it reveals nothing. */
+  email: string;
+  failures: number;
+  last_failure_at: Timestamp;
+  blocked_until: Timestamp | null;
+}
+
+export type SiteStatus = 'pending' | 'processing' | 'completing' | 'completed' | 'failed';
+
+export interface SitesTable {
+  id: string;
+  /** Null for a visitor's demo until it is claimed. */
+  owner_id: string | null;
+  is_demo: ColumnType<number, number | undefined, number>;
+  source_url: string;
+  subdomain: string | null;
+  status: ColumnType<SiteStatus, SiteStatus | undefined, SiteStatus>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  rate_limits: RateLimitsTable;
+  login_throttle: LoginThrottleTable;
+  sites: SitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

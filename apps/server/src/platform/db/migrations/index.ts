@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-users-sessions.js';
+import * as m0002 from './0002-accounts.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -8,4 +9,5 @@ import * as m0001 from './0001-users-sessions.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-users-sessions': m0001,
+  '0002-accounts': m0002,
 };

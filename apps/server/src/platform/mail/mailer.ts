@@ -1,0 +1,49 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/env.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * With SMTP_URL set, mail goes through that server. Without, each message is written as an .eml file
+ * under DATA_DIR/outbox and its path logged: the dev outbox is the only place reset links appear.
+ */
+export function createMailer(config: Config['mail'], log: FastifyBaseLogger): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(message) {
+        const info = await transport.sendMail({ from: config.from, ...message });
+        log.info({ messageId: info.messageId, subject: message.subject }, 'mail sent');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from: config.from, ...message });
+      await fs.mkdir(config.outboxDir, { recursive: true });
+      const file = path.join(
+        config.outboxDir,
+        `${Date.now()}-${info.messageId.replace(/[^A-Za-z0-9]/g, '')}.eml`,
+      );
+      await fs.writeFile(file, info.message as Buffer);
+      log.info({ file, subject: message.subject }, 'mail written to the outbox (no SMTP_URL set)');
+    },
+  };
+}

@@ -1,7 +1,5 @@
-import { z } from 'zod';
-
-export const PlanId = z.enum(['free', 'pro', 'agency']);
-export type PlanId = z.infer<typeof PlanId>;
+export const PLAN_IDS = ['free', 'pro', 'agency'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
 
 export type AiTier = 'basic' | 'advanced' | 'premium';
 

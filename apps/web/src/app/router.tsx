@@ -1,0 +1,84 @@
+import { lazy, type ComponentType } from 'react';
+import { useRoutes, type RouteObject } from 'react-router';
+import { DEFAULT_LOCALE, LOCALES } from '@mirror/contract';
+import { STATIC_PAGES, paths } from '../config/paths';
+import { LandingRoute } from './routes/landing';
+import { RequireAuth } from './routes/require-auth';
+import { AppLayout } from './shell/app-layout';
+
+/** React.lazy for modules with named exports. */
+function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const DashboardPage = lazyNamed(
+  () => import('../features/dashboard/components/dashboard-page'),
+  'DashboardPage',
+);
+const SitePage = lazyNamed(() => import('../features/sites/components/site-page'), 'SitePage');
+const DomainPage = lazyNamed(
+  () => import('../features/domains/components/domain-page'),
+  'DomainPage',
+);
+const ParkDomainPage = lazyNamed(
+  () => import('../features/domains/components/park-domain-page'),
+  'ParkDomainPage',
+);
+const BillingPage = lazyNamed(
+  () => import('../features/billing/components/billing-page'),
+  'BillingPage',
+);
+const ProfilePage = lazyNamed(
+  () => import('../features/profile/components/profile-page'),
+  'ProfilePage',
+);
+const SettingsPage = lazyNamed(
+  () => import('../features/settings/components/settings-page'),
+  'SettingsPage',
+);
+const StaticPage = lazyNamed(
+  () => import('../features/info-pages/components/static-page'),
+  'StaticPage',
+) as ComponentType<{ name: (typeof STATIC_PAGES)[number] }>;
+const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
+
+export function createRoutes(): RouteObject[] {
+  return [
+    {
+      element: <AppLayout />,
+      children: [
+        { path: paths.home.path, element: <LandingRoute /> },
+        { path: paths.liveDemo.path, element: <LandingRoute isLiveDemo /> },
+        ...LOCALES.filter((l) => l.code !== DEFAULT_LOCALE).map((l) => ({
+          path: l.homePath,
+          element: <LandingRoute key={l.code} routeLocale={l.code} />,
+        })),
+        {
+          element: <RequireAuth />,
+          children: [
+            { path: paths.dashboard.path, element: <DashboardPage /> },
+            { path: paths.site.path, element: <SitePage /> },
+            { path: paths.domain.path, element: <DomainPage /> },
+            { path: paths.billing.path, element: <BillingPage /> },
+            { path: paths.profile.path, element: <ProfilePage /> },
+            { path: paths.settings.path, element: <SettingsPage /> },
+          ],
+        },
+        { path: paths.parkDomain.path, element: <ParkDomainPage /> },
+        ...STATIC_PAGES.map((name) => ({
+          path: paths[name].path,
+          element: <StaticPage key={name} name={name} />,
+        })),
+        { path: paths.notFound.path, element: <NotFoundRoute /> },
+        { path: '*', element: <NotFoundRoute /> },
+      ],
+    },
+  ];
+}
+
+const routes = createRoutes();
+
+/** Declarative router: the data APIs (loaders, actions) are not used, so their code stays out. */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

@@ -1,0 +1,22 @@
+import './landing.css';
+import { CtaSection } from './cta-section';
+import { FaqSection } from './faq-section';
+import { FeaturesSection } from './features-section';
+import { Hero } from './hero';
+import { HowItWorksSection } from './how-it-works-section';
+import { PricingSection } from './pricing-section';
+import { TrustedBy } from './trusted-by';
+
+export function LandingPage() {
+  return (
+    <>
+      <Hero />
+      <TrustedBy />
+      <FeaturesSection />
+      <HowItWorksSection />
+      <PricingSection />
+      <CtaSection />
+      <FaqSection />
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { paths } from '../config/paths';
+import type { MeResponse } from '@mirror/contract';
+import { api, getToken, setToken, setUnauthorizedHandler } from './api-client';
+import { AuthContext, type AuthAnswer, type AuthContextValue, type User } from './auth-context';
+
+export function getMe(): Promise<MeResponse> {
+  return api.get<MeResponse>('/auth/me');
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [token, setTokenState] = useState<string | null>(() => getToken());
+  const [user, setUser] = useState<User | null>(null);
+
+  const signIn = useCallback((answer: AuthAnswer) => {
+    setToken(answer.token);
+    setTokenState(answer.token);
+    setUser(answer.user);
+  }, []);
+
+  const signOut = useCallback(() => {
+    setToken(null);
+    setTokenState(null);
+    setUser(null);
+  }, []);
+
+  useEffect(
+    () =>
+      setUnauthorizedHandler(() => {
+        setTokenState(null);
+        setUser(null);
+        void navigate(paths.login.getHref(), { replace: true });
+      }),
+    [navigate],
+  );
+
+  const hasUser = user !== null;
+  useEffect(() => {
+    if (!token || hasUser) return;
+    let cancelled = false;
+    getMe()
+      .then((answer) => {
+        if (!cancelled) setUser(answer.user);
+      })
+      .catch(() => {
+        // SPEC §4: if fetching the current user fails, the user is logged out.
+        if (cancelled) return;
+        setToken(null);
+        setTokenState(null);
+        setUser(null);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [token, hasUser]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ user, token, isLoggedIn: token !== null, signIn, signOut }),
+    [user, token, signIn, signOut],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

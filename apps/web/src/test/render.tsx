@@ -1,0 +1,43 @@
+import { render } from '@testing-library/react';
+import { Suspense, type ReactElement, type ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { AuthDialogs } from '../features/auth/components/auth-dialogs';
+import { AuthProvider } from '../lib/auth-provider';
+import { DialogsProvider } from '../lib/dialogs';
+import { I18nProvider } from '../lib/i18n';
+import { LoadingProvider } from '../lib/loading';
+
+/** Shows the current location so tests can assert navigations. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}
+
+function Providers({ children }: { children: ReactNode }) {
+  return (
+    <AuthProvider>
+      <DialogsProvider>
+        <LoadingProvider>
+          {children}
+          <AuthDialogs />
+          <LocationProbe />
+        </LoadingProvider>
+      </DialogsProvider>
+    </AuthProvider>
+  );
+}
+
+/** Renders a component with the app's providers at `route`, in English. */
+export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
+  return render(
+    <I18nProvider initialLocale="en">
+      <MemoryRouter initialEntries={[route]}>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="*" element={<Providers>{ui}</Providers>} />
+          </Routes>
+        </Suspense>
+      </MemoryRouter>
+    </I18nProvider>,
+  );
+}

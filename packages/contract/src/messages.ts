@@ -1,0 +1,23 @@
+/** SPEC §5 texts, used by the server's validation and the web forms alike. */
+export const AUTH_MESSAGES = {
+  nameRequired: 'Full name is required.',
+  nameTooLong: 'Full name must be at most 100 characters.',
+  emailRequired: 'Email is required.',
+  emailInvalid: 'Email must be a valid email.',
+  passwordRequired: 'Password is required.',
+  passwordTooShort: 'Password must be at least 8 characters long.',
+  passwordTooLong: 'Password must be at most 256 characters.',
+  profileNameRequired: 'Full name is required',
+  newPasswordTooShort: 'New password must be at least 8 characters.',
+  currentPasswordRequired: 'Current password is required.',
+  invalidCredentials: 'Invalid email or password.',
+  emailTaken: 'An account with this email already exists.',
+  currentPasswordWrong: 'Current password is incorrect.',
+  resetTokenInvalid: 'This password reset link is invalid or has expired.',
+  resetRequested: 'If an account exists for this email, a password reset link has been sent.',
+  passwordReset: 'Your password has been reset. You can now log in with your new password.',
+  passwordChanged: 'Password changed. Other sessions have been signed out.',
+  loggedOut: 'Logged out successfully',
+  accountDeleted: 'Your account has been deleted.',
+  demoIdsInvalid: 'Demo site ids must be a list of site ids.',
+} as const;

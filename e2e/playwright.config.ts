@@ -9,7 +9,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
 const port = Number(process.env.E2E_PORT ?? 8181);
 const baseURL = `http://localhost:${port}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-e2e-'));
+// Created once by the main process; workers re-read this file and inherit the variable, so specs can
+// find the server's data (for example the mail outbox) at the same place.
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: here,
@@ -53,6 +56,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // Specs sign up many accounts from one address.
+      RATE_LIMIT_FACTOR: '50',
     },
   },
 });

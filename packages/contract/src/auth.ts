@@ -51,6 +51,15 @@ export const LoginBody = z.object({
 });
 export type LoginBody = z.input<typeof LoginBody>;
 
+export const THEMES = ['light', 'dark', 'system'] as const;
+
+/** App settings (SPEC §3): kept on the account so they follow the user, mirrored in local storage. */
+export const UserSettings = z.object({
+  notifications: z.object({ email: z.boolean(), push: z.boolean() }),
+  appearance: z.object({ theme: z.enum(THEMES) }),
+});
+export type UserSettings = z.infer<typeof UserSettings>;
+
 export const UserDto = z.object({
   id: z.string(),
   name: z.string(),
@@ -58,6 +67,7 @@ export const UserDto = z.object({
   role: z.enum(['user', 'admin']),
   plan: z.enum(PLAN_IDS),
   locale: LocaleField.nullable(),
+  settings: UserSettings,
   createdAt: z.string(),
 });
 export type UserDto = z.infer<typeof UserDto>;

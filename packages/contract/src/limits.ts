@@ -22,3 +22,12 @@ export const STORAGE_KEYS = {
   demoSites: 'mirror.demoSites',
   settings: 'mirror.settings',
 } as const;
+
+/** Settings of a new account and of a visitor (SPEC §3 defaults). */
+export const DEFAULT_USER_SETTINGS = {
+  notifications: { email: true, push: false },
+  appearance: { theme: 'light' },
+} as const satisfies {
+  notifications: { email: boolean; push: boolean };
+  appearance: { theme: 'light' | 'dark' | 'system' };
+};

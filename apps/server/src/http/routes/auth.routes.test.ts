@@ -282,6 +282,50 @@ describe('profile and password', () => {
   });
 });
 
+describe('settings', () => {
+  it('start at the defaults and are saved on the account', async () => {
+    const app = await start();
+    const { token, user } = (await register(app)).json();
+    expect(user.settings).toEqual({
+      notifications: { email: true, push: false },
+      appearance: { theme: 'light' },
+    });
+    const settings = {
+      notifications: { email: false, push: true },
+      appearance: { theme: 'light' },
+    };
+    const save = await app.app.inject({
+      method: 'PUT',
+      url: '/api/auth/me/settings',
+      headers: bearer(token),
+      payload: settings,
+    });
+    expect(save.statusCode).toBe(200);
+    expect(save.json().user.settings).toEqual(settings);
+    const other = (await login(app)).json();
+    expect(other.user.settings).toEqual(settings);
+  });
+
+  it('refuses malformed settings and anonymous callers, changing nothing', async () => {
+    const app = await start();
+    const { token } = (await register(app)).json();
+    const bad = await app.app.inject({
+      method: 'PUT',
+      url: '/api/auth/me/settings',
+      headers: bearer(token),
+      payload: { notifications: { email: 'yes' }, appearance: { theme: 'neon' } },
+    });
+    expect(bad.statusCode).toBe(400);
+    const anon = await app.app.inject({
+      method: 'PUT',
+      url: '/api/auth/me/settings',
+      payload: { notifications: { email: false, push: false }, appearance: { theme: 'light' } },
+    });
+    expect(anon.statusCode).toBe(401);
+    expect((await me(app, token)).json().user.settings.notifications.email).toBe(true);
+  });
+});
+
 describe('password reset', () => {
   it('answers the same for known and unknown addresses and mails only the known one', async () => {
     const app = await start();

@@ -11,6 +11,7 @@ import {
   ResetPasswordBody,
   ResetPasswordConfirmBody,
   UpdateProfileBody,
+  UserSettings,
 } from '@mirror/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -81,6 +82,22 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       user: await auth.updateProfile(await requireAuth(request), request.body),
+    }),
+  );
+
+  app.put(
+    '/me/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Save the app settings (notifications, theme) on the account',
+        security: bearer,
+        body: UserSettings,
+        response: { 200: MeResponse },
+      },
+    },
+    async (request) => ({
+      user: await auth.updateSettings(await requireAuth(request), request.body),
     }),
   );
 

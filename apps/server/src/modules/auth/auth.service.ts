@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   AUTH_MESSAGES,
+  DEFAULT_USER_SETTINGS,
   isLocaleCode,
+  UserSettings,
   type AuthResponse,
   type LocaleCode,
   type UserDto,
@@ -83,6 +85,14 @@ export interface AuthServiceDeps {
   log: FastifyBaseLogger;
 }
 
+function readSettings(json: string | null): UserSettings {
+  if (json) {
+    const parsed = UserSettings.safeParse(JSON.parse(json));
+    if (parsed.success) return parsed.data;
+  }
+  return structuredClone(DEFAULT_USER_SETTINGS) as UserSettings;
+}
+
 export function toUserDto(user: UserRow): UserDto {
   return {
     id: user.id,
@@ -91,6 +101,7 @@ export function toUserDto(user: UserRow): UserDto {
     role: user.role,
     plan: user.plan,
     locale: isLocaleCode(user.locale) ? user.locale : null,
+    settings: readSettings(user.settings),
     createdAt: user.created_at,
   };
 }
@@ -182,6 +193,7 @@ export function createAuthService({ db, mailer, limiter, config, log }: AuthServ
         role: 'user',
         plan: 'free',
         locale: input.locale ?? null,
+        settings: null,
         created_at: now,
         updated_at: now,
       };
@@ -304,6 +316,14 @@ export function createAuthService({ db, mailer, limiter, config, log }: AuthServ
       const user = await updateUser(db, auth.user.id, {
         name: input.name,
         ...(input.locale ? { locale: input.locale } : {}),
+        updated_at: new Date().toISOString(),
+      });
+      return toUserDto(user);
+    },
+
+    async updateSettings(auth: AuthContext, settings: UserSettings): Promise<UserDto> {
+      const user = await updateUser(db, auth.user.id, {
+        settings: JSON.stringify(settings),
         updated_at: new Date().toISOString(),
       });
       return toUserDto(user);

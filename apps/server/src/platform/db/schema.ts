@@ -16,6 +16,8 @@ export interface UsersTable {
   role: 'user' | 'admin';
   plan: 'free' | 'pro' | 'agency';
   locale: string | null;
+  /** JSON of UserSettings; null means the defaults. */
+  settings: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

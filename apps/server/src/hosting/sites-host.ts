@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config/env.js';
 import { hostnameOf, siteLabelOf } from './tenant-host.js';
+import { escapeHtml } from '../lib/escape-html.js';
 
 const SITE_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -28,10 +29,6 @@ function sendNoSiteHere(reply: FastifyReply, hostname: string, config: Config) {
     .headers(SITE_HEADERS)
     .type('text/html; charset=utf-8')
     .send(noSiteHerePage(hostname, config.appUrl));
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function noSiteHerePage(hostname: string, appUrl: string): string {

@@ -1,5 +1,6 @@
 import { DEFAULT_LOCALE, type LocaleCode } from '@mirror/contract';
 import type { MailMessage } from '../../platform/mail/mailer.js';
+import { escapeHtml } from '../../lib/escape-html.js';
 
 interface ResetEmailText {
   subject: string;
@@ -78,10 +79,6 @@ const TEXTS: Record<LocaleCode, ResetEmailText> = {
     ignore: 'Jika Anda tidak memintanya, abaikan email ini: kata sandi Anda tidak berubah.',
   },
 };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function buildResetEmail(input: {
   to: string;

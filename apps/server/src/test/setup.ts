@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 
 // A test that makes the code print an unexpected console.error fails: errors are either asserted or fixed.
-let errorSpy: ReturnType<typeof vi.spyOn>;
+let errorSpy: { mock: { calls: unknown[][] }; mockRestore(): void };
 beforeEach(() => {
   errorSpy = vi.spyOn(console, 'error');
 });
@@ -10,7 +10,7 @@ afterEach(() => {
   errorSpy.mockRestore();
   if (calls.length > 0) {
     throw new Error(
-      `console.error was called:\n${calls.map((c) => c.map(String).join(' ')).join('\n')}`,
+      `console.error was called:\n${calls.map((c: unknown[]) => c.map(String).join(' ')).join('\n')}`,
     );
   }
 });

@@ -36,6 +36,10 @@ const SettingsPage = lazyNamed(
   () => import('../features/settings/components/settings-page'),
   'SettingsPage',
 );
+const ResetPasswordPage = lazyNamed(
+  () => import('../features/auth/components/reset-password-page'),
+  'ResetPasswordPage',
+);
 const StaticPage = lazyNamed(
   () => import('../features/info-pages/components/static-page'),
   'StaticPage',
@@ -65,6 +69,7 @@ export function createRoutes(): RouteObject[] {
           ],
         },
         { path: paths.parkDomain.path, element: <ParkDomainPage /> },
+        { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
         ...STATIC_PAGES.map((name) => ({
           path: paths[name].path,
           element: <StaticPage key={name} name={name} />,

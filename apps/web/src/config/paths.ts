@@ -17,6 +17,11 @@ export const paths = {
   terms: { path: '/terms', getHref: () => '/terms' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },
   cookies: { path: '/cookies', getHref: () => '/cookies' },
+  resetPassword: {
+    path: '/reset-password',
+    getHref: (token?: string) =>
+      token ? `/reset-password?token=${encodeURIComponent(token)}` : '/reset-password',
+  },
   notFound: { path: '/404', getHref: () => '/404' },
   login: { getHref: () => '/?login=true' },
 } as const;

@@ -1,5 +1,11 @@
-import { useState, type ChangeEvent, type FocusEvent } from 'react';
-import type { FieldErrors } from '../utils/validation';
+import { useEffect, useRef, useState, type ChangeEvent, type FocusEvent } from 'react';
+
+/** Field name → message (or i18n key) of its first failing rule; absent when the field is valid. */
+export type FieldErrors<F extends string> = Partial<Record<F, string>>;
+
+export function hasErrors<F extends string>(errors: FieldErrors<F>): boolean {
+  return Object.values(errors).some(Boolean);
+}
 
 /**
  * Errors of a field show after its first blur, then follow every change (SPEC §5: validate on blur
@@ -23,10 +29,43 @@ export function useValidatedForm<F extends string>(
     setValues((current) => ({ ...current, [name]: value }));
   };
 
+  // Where the pointer last went down: a blur caused by pressing a button is told apart from Tab.
+  const pressed = useRef<EventTarget | null>(null);
+  useEffect(() => {
+    const handlePointerDown = (event: PointerEvent) => {
+      pressed.current = event.target;
+    };
+    const handleKeyDown = () => {
+      pressed.current = null;
+    };
+    document.addEventListener('pointerdown', handlePointerDown, true);
+    document.addEventListener('keydown', handleKeyDown, true);
+    return () => {
+      document.removeEventListener('pointerdown', handlePointerDown, true);
+      document.removeEventListener('keydown', handleKeyDown, true);
+    };
+  }, []);
+
   const handleBlur = (event: FocusEvent<HTMLInputElement>) => {
-    const { name } = event.target;
+    const { name, form } = event.target;
+    // Pressing a button of the same form (submit, 'Forgot your password?') lets the button decide
+    // what to show: an error appearing now would push the button from under the pointer and the
+    // click would be lost. Leaving the field with Tab validates as usual.
+    const next = event.relatedTarget;
+    const target = pressed.current;
+    if (
+      form &&
+      next instanceof HTMLButtonElement &&
+      next.form === form &&
+      target instanceof Node &&
+      next.contains(target)
+    ) {
+      return;
+    }
     setTouched((current) => ({ ...current, [name]: true }));
   };
+
+  const touch = (field: F) => setTouched((current) => ({ ...current, [field]: true }));
 
   const touchAll = () => {
     const all: Partial<Record<F, boolean>> = {};
@@ -34,5 +73,11 @@ export function useValidatedForm<F extends string>(
     setTouched(all);
   };
 
-  return { values, errors, allErrors, handleChange, handleBlur, touchAll };
+  /** Back to the given values with no field touched, e.g. after a successful save. */
+  const reset = (next: Record<F, string>) => {
+    setValues(next);
+    setTouched({});
+  };
+
+  return { values, errors, allErrors, setValues, handleChange, handleBlur, touch, touchAll, reset };
 }

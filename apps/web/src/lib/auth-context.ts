@@ -11,6 +11,9 @@ export interface AuthContextValue {
   isLoggedIn: boolean;
   /** Stores the answer of login or register. */
   signIn: (answer: AuthAnswer) => void;
+  /** Replaces the stored user after a profile or settings change. */
+  updateUser: (user: User) => void;
+  /** Forgets the session on this browser only; the server call is the caller's. */
   signOut: () => void;
 }
 

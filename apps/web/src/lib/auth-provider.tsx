@@ -1,12 +1,18 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../config/paths';
-import type { MeResponse } from '@mirror/contract';
+import type { MeResponse, MessageResponse } from '@mirror/contract';
 import { api, getToken, setToken, setUnauthorizedHandler } from './api-client';
 import { AuthContext, type AuthAnswer, type AuthContextValue, type User } from './auth-context';
 
 export function getMe(): Promise<MeResponse> {
   return api.get<MeResponse>('/auth/me');
+}
+
+export function logout(): Promise<MessageResponse> {
+  return api.post<MessageResponse>('/auth/logout', undefined, {
+    defaultMessage: 'Failed to logout',
+  });
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -20,10 +26,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser(answer.user);
   }, []);
 
+  const updateUser = useCallback((next: User) => setUser(next), []);
+
+  // A transition, like the router's own location updates: a sign-out followed by a navigation
+  // renders once, so a login-required page never sees "logged out" before it is left.
   const signOut = useCallback(() => {
     setToken(null);
-    setTokenState(null);
-    setUser(null);
+    startTransition(() => {
+      setTokenState(null);
+      setUser(null);
+    });
   }, []);
 
   useEffect(
@@ -57,8 +69,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [token, hasUser]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ user, token, isLoggedIn: token !== null, signIn, signOut }),
-    [user, token, signIn, signOut],
+    () => ({ user, token, isLoggedIn: token !== null, signIn, updateUser, signOut }),
+    [user, token, signIn, updateUser, signOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import { Suspense, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { AppToastContainer } from '../components/ui/toast-container';
 import { AuthDialogs } from '../features/auth/components/auth-dialogs';
 import { AuthProvider } from '../lib/auth-provider';
 import { DialogsProvider } from '../lib/dialogs';
@@ -21,6 +22,7 @@ function Providers({ children }: { children: ReactNode }) {
           {children}
           <AuthDialogs />
           <LocationProbe />
+          <AppToastContainer rtl={false} />
         </LoadingProvider>
       </DialogsProvider>
     </AuthProvider>

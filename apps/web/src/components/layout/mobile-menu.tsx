@@ -72,7 +72,7 @@ export function MobileMenu({ id, open, onClose }: MobileMenuProps) {
                   className="mobile-link"
                   onClick={() => {
                     onClose();
-                    handleLogout();
+                    void handleLogout();
                   }}
                 >
                   {t('nav.logout')}

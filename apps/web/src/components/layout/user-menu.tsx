@@ -84,7 +84,7 @@ export function UserMenu() {
                 className="menu-item"
                 onClick={() => {
                   close();
-                  handleLogout();
+                  void handleLogout();
                 }}
               >
                 {t('nav.logout')}

@@ -16,10 +16,12 @@ interface ModalProps {
   description?: string;
   onClose: () => void;
   children: ReactNode;
+  /** `alertdialog` for confirmations that interrupt the user. */
+  role?: 'dialog' | 'alertdialog';
 }
 
 /** Accessible dialog: labelled by its title, focus kept inside, Escape and backdrop close it. */
-export function Modal({ title, description, onClose, children }: ModalProps) {
+export function Modal({ title, description, onClose, children, role = 'dialog' }: ModalProps) {
   const { t } = useI18n();
   const titleId = useId();
   const descriptionId = useId();
@@ -70,7 +72,7 @@ export function Modal({ title, description, onClose, children }: ModalProps) {
       <div
         ref={dialogRef}
         className="modal"
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={description ? descriptionId : undefined}

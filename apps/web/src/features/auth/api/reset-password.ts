@@ -1,5 +1,9 @@
+import type { MessageResponse, ResetPasswordBody } from '@mirror/contract';
 import { api } from '../../../lib/api-client';
 
-export function resetPassword(email: string): Promise<unknown> {
-  return api.post('/auth/reset-password', { email }, { defaultMessage: 'Password reset failed' });
+/** Emails a reset link; the answer is the same whether or not the account exists. */
+export function resetPassword(body: ResetPasswordBody): Promise<MessageResponse> {
+  return api.post<MessageResponse>('/auth/reset-password', body, {
+    defaultMessage: 'Password reset failed',
+  });
 }

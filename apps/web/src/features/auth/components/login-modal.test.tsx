@@ -55,6 +55,24 @@ describe('login dialog', () => {
     );
   });
 
+  it('lets a pressed button decide, and asks for the email before sending a reset link', async () => {
+    const { email } = await renderLogin();
+    const forgot = screen.getByRole('button', { name: 'Forgot your password?' });
+    // Pressing the button: the email error would push it from under the pointer, so it waits.
+    fireEvent.pointerDown(forgot);
+    fireEvent.blur(email, { relatedTarget: forgot });
+    expect(screen.queryByText('Email is required.')).toBeNull();
+    fireEvent.click(forgot);
+    expect(
+      await screen.findByText('Please enter your email address to reset your password.'),
+    ).toBeTruthy();
+
+    // Leaving the field with Tab for the same button validates as usual.
+    fireEvent.keyDown(email, { key: 'Tab' });
+    fireEvent.blur(email, { relatedTarget: forgot });
+    expect(screen.getByText('Email is required.')).toBeTruthy();
+  });
+
   it('switches to the register dialog and closes with Escape', async () => {
     const { dialog } = await renderLogin();
     fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));

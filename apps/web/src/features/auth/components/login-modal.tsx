@@ -5,21 +5,21 @@ import { FormField } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { Spinner } from '../../../components/ui/spinner';
 import { getErrorMessage } from '../../../lib/api-client';
-import { useAuth } from '../../../lib/auth-context';
 import { useDialogs } from '../../../lib/dialogs';
 import { useI18n } from '../../../lib/i18n';
 import { useLoading } from '../../../lib/loading';
 import { login } from '../api/login';
 import { resetPassword } from '../api/reset-password';
-import { useValidatedForm } from '../hooks/use-validated-form';
+import { useAfterSignIn } from '../hooks/use-after-sign-in';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { hasErrors, validateLogin, type LoginValues } from '../utils/validation';
 
 const EMPTY: LoginValues = { email: '', password: '' };
 
 export function LoginModal() {
-  const { t } = useI18n();
-  const { signIn } = useAuth();
+  const { locale, t } = useI18n();
   const { openDialog, closeDialog } = useDialogs();
+  const afterSignIn = useAfterSignIn();
   const { withLoading } = useLoading();
   const form = useValidatedForm(EMPTY, validateLogin);
   const [formError, setFormError] = useState<string | null>(null);
@@ -44,10 +44,12 @@ export function LoginModal() {
     setFormError(null);
     setIsSubmitting(true);
     try {
-      const answer = await login({ email: values.email.trim(), password: values.password });
-      signIn(answer);
-      notify.success(t('toasts.loginSuccess'));
-      closeDialog();
+      const answer = await login({
+        email: values.email.trim(),
+        password: values.password,
+        locale,
+      });
+      afterSignIn(answer, 'login');
     } catch (error) {
       setFormError(getErrorMessage(error, t('auth.errors.loginFailed')));
     } finally {
@@ -61,11 +63,16 @@ export function LoginModal() {
       notify.info(t('auth.forgot.needEmail'));
       return;
     }
+    if (form.allErrors.email) {
+      form.touch('email');
+      return;
+    }
     try {
-      await withLoading(resetPassword(email));
+      await withLoading(resetPassword({ email, locale }));
       notify.success(t('toasts.resetSent'));
     } catch (error) {
-      notify.error(getErrorMessage(error, t('auth.errors.resetFailed')));
+      console.error('Requesting a password reset failed', error);
+      notify.error(t('auth.errors.resetFailed'));
     }
   };
 

@@ -1,23 +1,22 @@
 import { useState, type FormEvent } from 'react';
-import { notify } from '../../../lib/toast';
 import { PASSWORD_MIN_LENGTH } from '@mirror/contract';
 import { FormField } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { Spinner } from '../../../components/ui/spinner';
 import { getErrorMessage } from '../../../lib/api-client';
-import { useAuth } from '../../../lib/auth-context';
 import { useDialogs } from '../../../lib/dialogs';
 import { useI18n } from '../../../lib/i18n';
 import { register } from '../api/register';
-import { useValidatedForm } from '../hooks/use-validated-form';
+import { useAfterSignIn } from '../hooks/use-after-sign-in';
+import { useValidatedForm } from '../../../hooks/use-validated-form';
 import { hasErrors, validateRegister, type RegisterValues } from '../utils/validation';
 
 const EMPTY: RegisterValues = { name: '', email: '', password: '', confirmPassword: '' };
 
 export function RegisterModal() {
-  const { t } = useI18n();
-  const { signIn } = useAuth();
+  const { locale, t } = useI18n();
   const { openDialog, closeDialog } = useDialogs();
+  const afterSignIn = useAfterSignIn();
   const form = useValidatedForm(EMPTY, validateRegister);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -49,10 +48,9 @@ export function RegisterModal() {
         name: values.name.trim(),
         email: values.email.trim(),
         password: values.password,
+        locale,
       });
-      signIn(answer);
-      notify.success(t('toasts.registerSuccess'));
-      closeDialog();
+      afterSignIn(answer, 'register');
     } catch (error) {
       setFormError(getErrorMessage(error, t('auth.errors.registrationFailed')));
     } finally {

@@ -13,6 +13,8 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'e2e/screenshots/**',
+      // Fixture sites are content served to the engine under test, not our code.
+      'packages/engine/test/fixtures/**',
     ],
   },
   js.configs.recommended,
@@ -59,7 +61,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.mjs', 'apps/server/src/main.ts'],
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'apps/server/src/main.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -16,8 +16,9 @@ export default defineConfig({
         test: {
           name: 'engine',
           root: 'packages/engine',
-          include: ['src/**/*.test.ts'],
-          passWithNoTests: true,
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

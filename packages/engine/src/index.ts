@@ -1,3 +1,15 @@
-// The mirror engine arrives with its own issue; the package exists now so the layout and the
-// dependency direction (apps → packages, engine imports no server code) are fixed from day one.
-export const ENGINE_NAME = 'mirror-engine';
+export * from './types.js';
+export { createUrlMapper, FOREIGN_PREFIX, type UrlMapper } from './url-map.js';
+export {
+  mirror,
+  MirrorError,
+  DEFAULTS as MIRROR_DEFAULTS,
+  type MirrorErrorCode,
+} from './crawl/mirror.js';
+export { exportStatic, exportPathOf } from './export/export-static.js';
+export { createFsBlobStore } from './storage/fs-blob-store.js';
+export { createMemoryBlobStore } from './storage/memory-blob-store.js';
+export { readBlob } from './storage/blob-utils.js';
+export * from './net/index.js';
+export * from './references/index.js';
+export * from './render/index.js';

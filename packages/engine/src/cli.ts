@@ -1,0 +1,247 @@
+#!/usr/bin/env node
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MirrorError, mirror } from './crawl/mirror.js';
+import { exportStatic } from './export/export-static.js';
+import { createFsBlobStore } from './storage/fs-blob-store.js';
+import type { Manifest, ProgressEvent, RenderMode } from './types.js';
+
+const USAGE = `Usage: mirror <url> --out <dir> [options]
+
+Copies a website into <dir> as a static folder any web server can serve.
+
+Options:
+  --out <dir>                 where the static copy is written (required)
+  --max-pages <n>             stop after n pages (default 5000)
+  --depth <n>                 follow links at most n levels from the start page
+  --max-bytes <n>             stop after n bytes
+  --max-time <seconds>        stop after this long
+  --render <auto|always|never>  headless rendering of JavaScript pages (default never)
+  --include-subdomains        also follow links to subdomains of the site
+  --include <regex>           only follow page URLs matching (repeatable)
+  --exclude <regex>           skip URLs matching (repeatable)
+  --ignore-robots             ignore robots.txt (for your own site)
+  --allow-private-networks    allow loopback and private addresses (your own intranet)
+  --concurrency <n>           pages fetched at once per host (assets: about 3x)
+  --blobs <dir>               keep the content store here (re-runs only fetch what changed)
+  --quiet                     no progress output
+  -h, --help                  this help
+`;
+
+/** Exit codes: 0 done, 2 bad input, 3 refused address, 4 nothing fetched, 1 anything else. */
+export async function main(
+  argv: string[],
+  out = process.stdout,
+  err = process.stderr,
+): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        'max-pages': { type: 'string' },
+        depth: { type: 'string' },
+        'max-bytes': { type: 'string' },
+        'max-time': { type: 'string' },
+        render: { type: 'string' },
+        'include-subdomains': { type: 'boolean' },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+        'ignore-robots': { type: 'boolean' },
+        'allow-private-networks': { type: 'boolean' },
+        concurrency: { type: 'string' },
+        blobs: { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    err.write(`mirror: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = args;
+  if (values.help) {
+    out.write(USAGE);
+    return 0;
+  }
+  const problems: string[] = [];
+  const url = positionals[0];
+  if (!url) problems.push('a URL to mirror is required');
+  if (positionals.length > 1)
+    problems.push(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  if (!values.out) problems.push('--out <dir> is required');
+  const int = (name: string, value: string | undefined, min = 1): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) problems.push(`--${name} must be a whole number ≥ ${min}`);
+    return n;
+  };
+  const maxPages = int('max-pages', values['max-pages']);
+  const depth = int('depth', values.depth, 0);
+  const maxBytes = int('max-bytes', values['max-bytes']);
+  const maxTime = int('max-time', values['max-time']);
+  const concurrency = int('concurrency', values.concurrency);
+  const render = (values.render ?? 'never') as RenderMode;
+  if (!['auto', 'always', 'never'].includes(render))
+    problems.push('--render must be auto, always or never');
+  const patterns = (name: string, list: string[] | undefined) =>
+    (list ?? []).flatMap((p) => {
+      try {
+        return [new RegExp(p)];
+      } catch {
+        problems.push(`--${name} ${p} is not a valid regular expression`);
+        return [];
+      }
+    });
+  const include = patterns('include', values.include);
+  const exclude = patterns('exclude', values.exclude);
+  if (url) {
+    const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`;
+    try {
+      const parsed = new URL(withScheme);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        problems.push(`only http and https addresses can be mirrored, not ${parsed.protocol}`);
+    } catch {
+      problems.push(`not a valid URL: ${url}`);
+    }
+  }
+  if (problems.length > 0) {
+    err.write(`mirror: ${problems.join('\nmirror: ')}\n\n${USAGE}`);
+    return 2;
+  }
+
+  const startUrl = /^[a-z][a-z0-9+.-]*:/i.test(url!) ? url! : `https://${url!}`;
+  const blobDir = values.blobs ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'mirror-blobs-')));
+  const store = createFsBlobStore(blobDir);
+  const manifestFile = path.join(blobDir, 'manifest.json');
+  const previous = values.blobs ? await readManifest(manifestFile) : undefined;
+  const progress = values.quiet ? undefined : createProgressPrinter(err);
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', stop);
+  try {
+    const manifest = await mirror({
+      url: startUrl,
+      store,
+      signal: controller.signal,
+      render,
+      respectRobots: !values['ignore-robots'],
+      allowPrivateNetworks: values['allow-private-networks'] ?? false,
+      includeSubdomains: values['include-subdomains'] ?? false,
+      ...(include.length ? { include } : {}),
+      ...(exclude.length ? { exclude } : {}),
+      ...(maxPages !== undefined ? { maxPages } : {}),
+      ...(depth !== undefined ? { maxDepth: depth } : {}),
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...(maxTime !== undefined ? { maxTimeMs: maxTime * 1000 } : {}),
+      ...(concurrency !== undefined
+        ? { concurrency: { pages: concurrency, assets: concurrency * 3 } }
+        : {}),
+      ...(previous ? { previous } : {}),
+      ...(progress ? { onProgress: progress.update } : {}),
+    });
+    progress?.finish();
+    const written = await exportStatic(manifest, store, values.out!);
+    if (values.blobs) await fs.writeFile(manifestFile, JSON.stringify(manifest));
+    else await fs.rm(blobDir, { recursive: true, force: true });
+    const s = manifest.stats;
+    out.write(
+      `Mirrored ${s.pages} pages and ${s.assets} files (${formatBytes(s.bytes)}) in ${(s.durationMs / 1000).toFixed(1)} s` +
+        `${s.notModified ? `, ${s.notModified} unchanged` : ''}; ${manifest.failures.length} failed. Wrote ${written.files} files to ${values.out}\n`,
+    );
+    printFailures(manifest, err);
+    return 0;
+  } catch (e) {
+    progress?.finish();
+    if (!values.blobs) await fs.rm(blobDir, { recursive: true, force: true });
+    if (e instanceof MirrorError) {
+      err.write(`mirror: ${e.message}\n`);
+      return e.code === 'invalid-url'
+        ? 2
+        : e.code === 'refused-address'
+          ? 3
+          : e.code === 'nothing-fetched'
+            ? 4
+            : 1;
+    }
+    err.write(`mirror: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  } finally {
+    process.removeListener('SIGINT', stop);
+  }
+}
+
+async function readManifest(file: string): Promise<Manifest | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+function printFailures(manifest: Manifest, err: NodeJS.WritableStream): void {
+  if (manifest.failures.length === 0) return;
+  const byReason = new Map<string, number>();
+  for (const f of manifest.failures) byReason.set(f.reason, (byReason.get(f.reason) ?? 0) + 1);
+  err.write(`Failed: ${[...byReason].map(([r, n]) => `${n} ${r}`).join(', ')}\n`);
+  for (const f of manifest.failures.slice(0, 20))
+    err.write(`  ${f.reason.padEnd(15)} ${f.url} (${f.detail})\n`);
+  if (manifest.failures.length > 20) err.write(`  … and ${manifest.failures.length - 20} more\n`);
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** A one-line bar on a terminal; a plain line every few seconds otherwise (logs, CI). */
+function createProgressPrinter(
+  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
+) {
+  const tty = stream.isTTY === true;
+  let lastPlain = 0;
+  let drawn = false;
+  const line = (e: ProgressEvent) => {
+    const eta = e.estimatedTime === null ? '' : ` ~${e.estimatedTime}s left`;
+    return `${e.phase} ${Math.round(e.progress * 100)}% · ${e.done} done, ${e.inFlight} in flight, ${e.queued} queued, ${e.failed} failed · ${formatBytes(e.bytes)}${eta}`;
+  };
+  return {
+    update(e: ProgressEvent) {
+      if (tty) {
+        const width = 24;
+        const filled = Math.round(e.progress * width);
+        const text = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${line(e)}`;
+        stream.write(
+          `\r${text.slice(0, (stream.columns ?? 120) - 1).padEnd(Math.min(stream.columns ?? 120, 160) - 1)}`,
+        );
+        drawn = true;
+      } else if (Date.now() - lastPlain > 2000 || e.phase === 'done') {
+        lastPlain = Date.now();
+        stream.write(`${line(e)}\n`);
+      }
+    },
+    finish() {
+      if (tty && drawn) stream.write('\n');
+    },
+  };
+}
+
+const invokedDirectly =
+  process.argv[1] &&
+  path.resolve(process.argv[1]).replace(/\.ts$/, '.js') ===
+    path.resolve(new URL(import.meta.url).pathname).replace(/\.ts$/, '.js');
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

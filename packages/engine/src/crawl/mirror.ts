@@ -1,0 +1,852 @@
+import { createHttpClient, type HttpClient, type HttpResponse } from '../net/http-client.js';
+import { assertPublicUrl } from '../net/safe-lookup.js';
+import {
+  decodeBody,
+  processCss,
+  processHtml,
+  processWebManifest,
+  type Ref,
+  type RefVisitor,
+} from '../references/index.js';
+import { bytesOf, putBytes, readBlob } from '../storage/blob-utils.js';
+import type {
+  FailedUrl,
+  FailureReason,
+  Manifest,
+  ManifestEntry,
+  MirrorOptions,
+  Phase,
+  ProgressEvent,
+} from '../types.js';
+import { createUrlMapper, type UrlMapper } from '../url-map.js';
+import { Lanes, type Lane } from './lanes.js';
+import { ALLOW_ALL, parseRobots, type Robots } from './robots.js';
+import { createScope } from './scope.js';
+import { parseSitemap } from './sitemap.js';
+import { createShapeBudget, trapReason } from './traps.js';
+
+export const DEFAULTS = {
+  maxPages: 5_000,
+  maxBytes: 2 * 1024 ** 3,
+  maxFileBytes: 100 * 1024 ** 2,
+  maxTimeMs: 60 * 60 * 1000,
+  pageConcurrency: 6,
+  assetConcurrency: 16,
+  requestTimeoutMs: 30_000,
+  retries: 2,
+  userAgent: 'MirrorBot/1.0 (+https://mirror.dev/bot)',
+  /** Bodies parsed for references are held in memory up to this size; larger ones are stored only. */
+  maxParsedBytes: 20 * 1024 ** 2,
+  maxSitemapUrls: 50_000,
+  maxSitemapFiles: 20,
+};
+
+export type MirrorErrorCode = 'invalid-url' | 'refused-address' | 'nothing-fetched' | 'aborted';
+
+export class MirrorError extends Error {
+  constructor(
+    readonly code: MirrorErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MirrorError';
+  }
+}
+
+type TaskKind = 'page' | 'asset';
+
+interface Task {
+  url: URL;
+  depth: number;
+  kind: TaskKind;
+  /** A frame from another site: captured with its assets, its links not followed. */
+  leaf: boolean;
+  attempt: number;
+}
+
+type BodyType = 'html' | 'css' | 'manifest' | 'other';
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function bodyTypeOf(contentType: string, url: URL, hint: Ref['kind'] | undefined): BodyType {
+  const type = mediaType(contentType);
+  if (HTML_TYPES.has(type)) return 'html';
+  if (type === 'text/css') return 'css';
+  if (type === 'application/manifest+json' || (hint === 'manifest' && type.includes('json')))
+    return 'manifest';
+  if (!type && /\.css$/i.test(url.pathname)) return 'css';
+  return 'other';
+}
+
+function withoutHash(url: URL): string {
+  return url.hash ? url.href.slice(0, url.href.length - url.hash.length) : url.href;
+}
+
+function fragmentOf(raw: string): string {
+  const i = raw.indexOf('#');
+  return i === -1 ? '' : raw.slice(i);
+}
+
+function errorCode(err: unknown): string {
+  return err && typeof err === 'object' && 'code' in err
+    ? String((err as { code: unknown }).code)
+    : '';
+}
+
+function categorize(err: unknown): FailureReason {
+  switch (errorCode(err)) {
+    case 'EREFUSEDADDRESS':
+    case 'EBADSCHEME':
+      return 'refused-address';
+    case 'ETOOLARGE':
+      return 'too-large';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'timeout';
+    default:
+      return 'network';
+  }
+}
+
+function retryAfterMs(headers: Record<string, string>, fallback: number): number {
+  const value = headers['retry-after'];
+  if (!value) return fallback;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.min(Math.max(0, at - Date.now()), 60_000) : fallback;
+}
+
+function isBotChallenge(response: HttpResponse): boolean {
+  return (
+    response.headers['cf-mitigated'] === 'challenge' ||
+    ((response.status === 403 || response.status === 503) &&
+      (response.headers['server'] ?? '').toLowerCase().includes('cloudflare') &&
+      'cf-ray' in response.headers)
+  );
+}
+
+async function drain(body: AsyncIterable<Uint8Array>): Promise<void> {
+  for await (const _chunk of body) {
+    // discard
+  }
+}
+
+async function collect(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Mirrors a site: crawls it (static tier), stores every body in the blob store, then rewrites the
+ * captured pages and stylesheets so the copy references only itself, and returns the manifest.
+ */
+export async function mirror(options: MirrorOptions): Promise<Manifest> {
+  const started = Date.now();
+  let startUrl: URL;
+  try {
+    startUrl = new URL(options.url);
+  } catch {
+    throw new MirrorError('invalid-url', `Not a valid URL: ${options.url}`);
+  }
+  if (startUrl.protocol !== 'http:' && startUrl.protocol !== 'https:') {
+    throw new MirrorError(
+      'invalid-url',
+      `Only http and https addresses can be mirrored, not ${startUrl.protocol}`,
+    );
+  }
+  startUrl.hash = '';
+
+  const settings = {
+    maxPages: options.maxPages ?? DEFAULTS.maxPages,
+    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+    maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
+    deadline: started + (options.maxTimeMs ?? DEFAULTS.maxTimeMs),
+    pageConcurrency: options.concurrency?.pages ?? DEFAULTS.pageConcurrency,
+    assetConcurrency: options.concurrency?.assets ?? DEFAULTS.assetConcurrency,
+    retries: options.retries ?? DEFAULTS.retries,
+    userAgent: options.userAgent ?? DEFAULTS.userAgent,
+    respectRobots: options.respectRobots ?? true,
+  };
+  const netOptions = {
+    allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  };
+
+  try {
+    await assertPublicUrl(startUrl, netOptions);
+  } catch (err) {
+    throw new MirrorError('refused-address', err instanceof Error ? err.message : String(err));
+  }
+
+  const client: HttpClient = createHttpClient({
+    ...netOptions,
+    userAgent: settings.userAgent,
+    timeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    connectionsPerHost: Math.max(settings.pageConcurrency, settings.assetConcurrency),
+  });
+  const abort = new AbortController();
+  const onAbort = () => abort.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () => abort.abort(new Error('time limit reached')),
+    Math.max(0, settings.deadline - Date.now()),
+  );
+  timer.unref?.();
+
+  try {
+    // A start address that redirects to another host (example.com → www.example.com) makes the
+    // final host the site; the copy still answers the original path with the redirect.
+    const mapper = await resolveSite(
+      client,
+      startUrl,
+      abort.signal,
+      options.includeSubdomains ?? false,
+    );
+    const crawler = new Crawler(options, settings, client, mapper, startUrl, abort.signal, started);
+    return await crawler.run();
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    await client.close();
+  }
+}
+
+async function resolveSite(
+  client: HttpClient,
+  startUrl: URL,
+  signal: AbortSignal,
+  includeSubdomains: boolean,
+): Promise<UrlMapper> {
+  let current = startUrl;
+  for (let hop = 0; hop < 10; hop++) {
+    let response: HttpResponse;
+    try {
+      response = await client.request(current.href, {
+        method: 'GET',
+        signal,
+        followRedirects: false,
+      });
+    } catch {
+      break;
+    }
+    await drain(response.body).catch(() => undefined);
+    const location = response.headers['location'];
+    if (response.status < 300 || response.status >= 400 || !location) break;
+    const next = new URL(location, current);
+    if (next.host === current.host) break;
+    current = next;
+  }
+  return createUrlMapper(current.href, { includeSubdomains });
+}
+
+interface Settings {
+  maxPages: number;
+  maxBytes: number;
+  maxFileBytes: number;
+  deadline: number;
+  pageConcurrency: number;
+  assetConcurrency: number;
+  retries: number;
+  userAgent: string;
+  respectRobots: boolean;
+}
+
+class Crawler {
+  private readonly scope;
+  private readonly lanes = new Lanes<Task>();
+  private readonly seen = new Set<string>();
+  private readonly entries = new Map<string, ManifestEntry>();
+  private readonly failures: FailedUrl[] = [];
+  private readonly robots = new Map<string, Promise<Robots>>();
+  private readonly shapes = createShapeBudget();
+  private readonly previous = new Map<string, ManifestEntry>();
+  private pagesStarted = 0;
+  private bytes = 0;
+  private requests = 0;
+  private notModified = 0;
+  private done = 0;
+  private phase: Phase = 'discovering';
+  private lastEmit = 0;
+  private currentUrl: string | undefined;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly options: MirrorOptions,
+    private readonly settings: Settings,
+    private readonly client: HttpClient,
+    private readonly mapper: UrlMapper,
+    private readonly startUrl: URL,
+    private readonly signal: AbortSignal,
+    private readonly started: number,
+  ) {
+    this.scope = createScope({
+      mapper,
+      ...(options.include ? { include: options.include } : {}),
+      ...(options.exclude ? { exclude: options.exclude } : {}),
+      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    });
+    for (const entry of options.previous?.entries ?? []) this.previous.set(entry.url, entry);
+  }
+
+  async run(): Promise<Manifest> {
+    this.emit('discovering', true);
+    this.enqueue(this.startUrl, 0, 'page', false);
+    await this.discoverSitemaps();
+    this.currentUrl = this.startUrl.href;
+    this.emit('fetching', true);
+    await this.drainQueue();
+    if (this.options.signal?.aborted) throw new MirrorError('aborted', 'The mirror was cancelled.');
+    this.markUnfetched();
+
+    if (![...this.entries.values()].some((e) => e.status < 400)) {
+      const first = this.failures[0];
+      throw new MirrorError(
+        'nothing-fetched',
+        first
+          ? `Nothing could be fetched from ${this.startUrl.href}: ${first.detail}`
+          : `Nothing could be fetched from ${this.startUrl.href}`,
+      );
+    }
+
+    this.emit('rewriting', true);
+    await this.rewriteAll();
+    this.emit('finalizing', true);
+    const entries = [...this.entries.values()].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    );
+    const manifest: Manifest = {
+      version: 1,
+      startUrl: this.startUrl.href,
+      entryPath: this.mapper.toCopyPath(this.startUrl),
+      createdAt: new Date().toISOString(),
+      entries,
+      failures: this.failures,
+      stats: {
+        pages: entries.filter((e) => e.kind === 'page' && e.status < 300).length,
+        assets: entries.filter((e) => e.kind === 'asset' && e.status < 300).length,
+        bytes: this.bytes,
+        requests: this.requests,
+        notModified: this.notModified,
+        rendered: 0,
+        durationMs: Date.now() - this.started,
+      },
+    };
+    this.emit('done', true);
+    return manifest;
+  }
+
+  // ---- queue -------------------------------------------------------------------------------
+
+  private enqueue(url: URL, depth: number, kind: TaskKind, leaf: boolean): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    const key = withoutHash(url);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const clean = new URL(key);
+    const trap = trapReason(clean);
+    if (trap) return void this.fail(key, 'trap', trap);
+    if (!this.shapes.take(clean))
+      return void this.fail(key, 'trap', 'too many URLs of the same pattern');
+    const lane = this.lanes.lane(
+      `${clean.host}|${kind}`,
+      kind === 'page' ? this.settings.pageConcurrency : this.settings.assetConcurrency,
+    );
+    lane.queue.push({ url: clean, depth, kind, leaf, attempt: 0 });
+    this.wake?.();
+  }
+
+  private async drainQueue(): Promise<void> {
+    const running = new Set<Promise<void>>();
+    for (;;) {
+      if (this.signal.aborted) break;
+      const now = Date.now();
+      let nextWake = Infinity;
+      for (const lane of this.lanes.all()) {
+        while (lane.queue.length > 0 && lane.active < lane.limit) {
+          if (lane.notBefore > now) {
+            nextWake = Math.min(nextWake, lane.notBefore);
+            break;
+          }
+          const task = lane.queue.shift()!;
+          if (!this.admit(task)) continue;
+          lane.active++;
+          if (lane.spacingMs > 0) lane.notBefore = now + lane.spacingMs;
+          const job = this.runTask(task, lane).finally(() => {
+            lane.active--;
+            running.delete(job);
+            this.wake?.();
+          });
+          running.add(job);
+        }
+      }
+      if (running.size === 0 && nextWake === Infinity) break;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        if (nextWake !== Infinity) setTimeout(resolve, Math.max(1, nextWake - Date.now()));
+      });
+      this.wake = null;
+    }
+    await Promise.allSettled(running);
+  }
+
+  /** Limits checked when a task is about to start. */
+  private admit(task: Task): boolean {
+    if (this.bytes >= this.settings.maxBytes) {
+      this.fail(task.url.href, 'limit', `byte limit of ${this.settings.maxBytes} reached`);
+      return false;
+    }
+    if (task.kind === 'page' && task.attempt === 0) {
+      if (this.pagesStarted >= this.settings.maxPages) {
+        this.fail(task.url.href, 'limit', `page limit of ${this.settings.maxPages} reached`);
+        return false;
+      }
+      this.pagesStarted++;
+    }
+    return true;
+  }
+
+  private markUnfetched(): void {
+    for (const lane of this.lanes.all()) {
+      for (const task of lane.queue.splice(0))
+        this.fail(task.url.href, 'limit', 'time limit reached');
+    }
+  }
+
+  private fail(url: string, reason: FailureReason, detail: string, status?: number): void {
+    this.failures.push({ url, reason, detail, ...(status !== undefined ? { status } : {}) });
+    this.emit();
+  }
+
+  // ---- robots and sitemaps -----------------------------------------------------------------
+
+  private robotsFor(url: URL): Promise<Robots> {
+    const origin = url.origin;
+    let robots = this.robots.get(origin);
+    if (!robots) {
+      robots = this.fetchRobots(origin);
+      this.robots.set(origin, robots);
+    }
+    return robots;
+  }
+
+  private async fetchRobots(origin: string): Promise<Robots> {
+    const robotsUrl = `${origin}/robots.txt`;
+    try {
+      const response = await this.client.request(robotsUrl, {
+        method: 'GET',
+        signal: this.signal,
+        maxBytes: 512 * 1024,
+      });
+      this.requests++;
+      const text = (await collect(response.body)).toString('utf8');
+      if (response.status >= 400) return ALLOW_ALL;
+      const robots = parseRobots(robotsUrl, text, this.settings.userAgent);
+      return this.settings.respectRobots ? robots : { ...ALLOW_ALL, sitemaps: robots.sitemaps };
+    } catch {
+      return ALLOW_ALL;
+    }
+  }
+
+  private async discoverSitemaps(): Promise<void> {
+    const robots = await this.robotsFor(this.startUrl);
+    const queue = [...new Set([...robots.sitemaps, `${this.startUrl.origin}/sitemap.xml`])];
+    let files = 0;
+    let found = 0;
+    while (
+      queue.length > 0 &&
+      files < DEFAULTS.maxSitemapFiles &&
+      found < DEFAULTS.maxSitemapUrls
+    ) {
+      const next = queue.shift()!;
+      files++;
+      let sitemapUrl: URL;
+      try {
+        sitemapUrl = new URL(next);
+      } catch {
+        continue;
+      }
+      if (!this.mapper.isOwn(sitemapUrl)) continue;
+      try {
+        const response = await this.client.request(sitemapUrl.href, {
+          method: 'GET',
+          signal: this.signal,
+          maxBytes: 50 * 1024 ** 2,
+        });
+        this.requests++;
+        const body = await collect(response.body);
+        if (response.status >= 400) continue;
+        const sitemap = parseSitemap(body);
+        for (const location of sitemap.locations) {
+          if (sitemap.kind === 'index') queue.push(location);
+          else {
+            try {
+              const url = new URL(location);
+              if (this.scope.pageRefusal(url, 1) === null) {
+                this.enqueue(url, 1, 'page', false);
+                found++;
+              }
+            } catch {
+              // not a URL: skip
+            }
+          }
+        }
+      } catch {
+        // no sitemap: links alone will do
+      }
+    }
+  }
+
+  // ---- fetching ----------------------------------------------------------------------------
+
+  private async runTask(task: Task, lane: Lane<Task>): Promise<void> {
+    const href = task.url.href;
+    this.currentUrl = href;
+    this.emit();
+    if (this.mapper.isOwn(task.url)) {
+      const robots = await this.robotsFor(task.url);
+      if (!robots.isAllowed(href))
+        return void this.fail(href, 'robots', 'disallowed by robots.txt');
+      lane.spacingMs = robots.crawlDelayMs;
+    }
+    const previous = this.previous.get(href);
+    const headers: Record<string, string> = {};
+    if (previous?.sourceHash && (await this.options.store.has(previous.sourceHash))) {
+      if (previous.etag) headers['if-none-match'] = previous.etag;
+      if (previous.lastModified) headers['if-modified-since'] = previous.lastModified;
+    }
+
+    let response: HttpResponse;
+    try {
+      this.requests++;
+      response = await this.client.request(href, {
+        method: 'GET',
+        headers,
+        signal: this.signal,
+        maxBytes: this.settings.maxFileBytes,
+        followRedirects: false,
+      });
+    } catch (err) {
+      if (this.signal.aborted)
+        return void this.fail(href, 'limit', 'stopped before this file was fetched');
+      const reason = categorize(err);
+      if ((reason === 'timeout' || reason === 'network') && task.attempt < this.settings.retries) {
+        return this.retry(task, lane, 0);
+      }
+      return void this.fail(href, reason, err instanceof Error ? err.message : String(err));
+    }
+
+    try {
+      await this.handleResponse(task, lane, response, previous);
+    } catch (err) {
+      await drain(response.body).catch(() => undefined);
+      const reason = categorize(err);
+      if (reason === 'network' && task.attempt < this.settings.retries && !this.signal.aborted)
+        return this.retry(task, lane, 0);
+      this.fail(href, reason, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private retry(task: Task, lane: Lane<Task>, waitMs: number): void {
+    const backoff = waitMs || 250 * 2 ** task.attempt * (0.5 + Math.random());
+    lane.notBefore = Math.max(lane.notBefore, Date.now() + backoff);
+    lane.queue.unshift({ ...task, attempt: task.attempt + 1 });
+  }
+
+  private async handleResponse(
+    task: Task,
+    lane: Lane<Task>,
+    response: HttpResponse,
+    previous: ManifestEntry | undefined,
+  ): Promise<void> {
+    const href = task.url.href;
+    const { status, headers } = response;
+
+    if (status === 429 || status === 503) {
+      await drain(response.body);
+      if (isBotChallenge(response))
+        return void this.fail(
+          href,
+          'bot-challenge',
+          'the site answered with a bot challenge',
+          status,
+        );
+      const wait = retryAfterMs(headers, 1000 * 2 ** task.attempt);
+      Lanes.backOff(lane, wait, Date.now());
+      if (task.attempt < this.settings.retries + 2) return this.retry(task, lane, wait);
+      return void this.fail(
+        href,
+        'http-error',
+        `HTTP ${status} after ${task.attempt + 1} tries`,
+        status,
+      );
+    }
+    if (isBotChallenge(response)) {
+      await drain(response.body);
+      return void this.fail(
+        href,
+        'bot-challenge',
+        'the site answered with a bot challenge',
+        status,
+      );
+    }
+
+    if (status >= 300 && status < 400 && status !== 304) {
+      await drain(response.body);
+      const location = headers['location'];
+      if (!location)
+        return void this.fail(href, 'http-error', `HTTP ${status} without a Location`, status);
+      const target = new URL(location, task.url);
+      this.record(task, {
+        status,
+        contentType: '',
+        hash: '',
+        size: 0,
+        headers: { location: target.href },
+      });
+      Lanes.succeed(lane);
+      if (this.mapper.isOwn(target) || task.kind === 'asset' || task.leaf)
+        this.enqueue(target, task.depth, task.kind, task.leaf);
+      return;
+    }
+
+    if (status === 304 && previous?.sourceHash) {
+      await drain(response.body);
+      this.notModified++;
+      const raw = await readBlob(this.options.store, previous.sourceHash);
+      const sourceType = previous.sourceContentType ?? previous.contentType;
+      this.record(task, {
+        status: previous.status,
+        contentType: sourceType,
+        hash: previous.sourceHash,
+        size: raw.length,
+        headers: previous.headers,
+        ...(previous.etag ? { etag: previous.etag } : {}),
+        ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
+      });
+      this.discover(task, sourceType, raw, previous.url);
+      Lanes.succeed(lane);
+      return;
+    }
+
+    if (status >= 400) {
+      await drain(response.body);
+      return void this.fail(href, 'http-error', `HTTP ${status}`, status);
+    }
+
+    const contentType = headers['content-type'] ?? '';
+    const type = bodyTypeOf(contentType, task.url, task.kind === 'page' ? 'page' : undefined);
+    const declared = Number(headers['content-length'] ?? NaN);
+    const parse = type !== 'other' && !(declared > DEFAULTS.maxParsedBytes);
+    let stored: { hash: string; size: number };
+    let raw: Buffer | undefined;
+    if (parse) {
+      raw = await collect(response.body);
+      stored = await putBytes(this.options.store, raw);
+    } else {
+      stored = await this.options.store.put(response.body);
+    }
+    this.bytes += stored.size;
+    const kept: Record<string, string> = {};
+    for (const name of ['content-language', 'content-disposition', 'access-control-allow-origin']) {
+      if (headers[name]) kept[name] = headers[name]!;
+    }
+    this.record(task, {
+      status,
+      contentType: contentType || 'application/octet-stream',
+      hash: stored.hash,
+      size: stored.size,
+      headers: kept,
+      ...(headers['etag'] ? { etag: headers['etag'] } : {}),
+      ...(headers['last-modified'] ? { lastModified: headers['last-modified'] } : {}),
+    });
+    Lanes.succeed(lane);
+    if (raw && raw.length <= DEFAULTS.maxParsedBytes) this.discover(task, contentType, raw, href);
+  }
+
+  private record(
+    task: Task,
+    fields: Pick<ManifestEntry, 'status' | 'contentType' | 'hash' | 'size' | 'headers'> &
+      Partial<Pick<ManifestEntry, 'etag' | 'lastModified'>>,
+  ): void {
+    const url = task.url;
+    const isPage =
+      task.kind === 'page' &&
+      (fields.status >= 300 || HTML_TYPES.has(mediaType(fields.contentType)));
+    this.entries.set(url.href, {
+      path: this.mapper.toCopyPath(url),
+      url: url.href,
+      kind: isPage ? 'page' : 'asset',
+      ...fields,
+      ...(fields.hash ? { sourceHash: fields.hash } : {}),
+    });
+    this.done++;
+    this.emit();
+  }
+
+  // ---- discovery ---------------------------------------------------------------------------
+
+  private discover(task: Task, contentType: string, raw: Buffer, documentUrl: string): void {
+    const type = bodyTypeOf(contentType, task.url, undefined);
+    const collectRefs: RefVisitor = () => undefined;
+    let refs: Ref[] = [];
+    try {
+      if (type === 'html') {
+        const { text } = decodeBody(raw, contentType, 'html');
+        refs = processHtml(text, documentUrl, collectRefs).refs;
+      } else if (type === 'css') {
+        const { text } = decodeBody(raw, contentType, 'css');
+        refs = processCss(text, documentUrl, collectRefs).refs;
+      } else if (type === 'manifest') {
+        refs = processWebManifest(raw.toString('utf8'), documentUrl, collectRefs).refs;
+      }
+    } catch {
+      return;
+    }
+    for (const ref of refs) {
+      let url: URL;
+      try {
+        url = new URL(ref.url);
+      } catch {
+        continue;
+      }
+      if (ref.kind === 'page') {
+        if (task.leaf || task.kind !== 'page') continue;
+        if (this.scope.pageRefusal(url, task.depth + 1) === null)
+          this.enqueue(url, task.depth + 1, 'page', false);
+      } else if (ref.kind === 'frame') {
+        const own = this.mapper.isOwn(url);
+        if (own && this.scope.pageRefusal(url, task.depth + 1) !== null) continue;
+        this.enqueue(url, task.depth + 1, 'page', !own || task.leaf);
+      } else if (this.scope.assetRefusal(url) === null) {
+        this.enqueue(url, task.depth, 'asset', false);
+      }
+    }
+  }
+
+  // ---- rewriting ---------------------------------------------------------------------------
+
+  private async rewriteAll(): Promise<void> {
+    const total = this.entries.size;
+    let index = 0;
+    for (const entry of this.entries.values()) {
+      index++;
+      if (entry.status >= 300 && entry.status < 400) {
+        entry.headers = {
+          ...entry.headers,
+          location: this.locationInCopy(entry.headers['location']!),
+        };
+        continue;
+      }
+      const type = bodyTypeOf(entry.contentType, new URL(entry.url), undefined);
+      if (type === 'other' || !entry.sourceHash) continue;
+      const raw = await readBlob(this.options.store, entry.sourceHash);
+      if (raw.length > DEFAULTS.maxParsedBytes) continue;
+      const visit = this.rewriteVisitor();
+      let output: string;
+      if (type === 'html') {
+        const { text, charset } = decodeBody(raw, entry.contentType, 'html');
+        const utf8 = charset.toLowerCase() === 'utf-8';
+        output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
+        if (!utf8) this.transcoded(entry, 'text/html; charset=utf-8');
+      } else if (type === 'css') {
+        const { text, charset } = decodeBody(raw, entry.contentType, 'css');
+        output = processCss(text, entry.url, visit).css;
+        if (charset.toLowerCase() !== 'utf-8') this.transcoded(entry, 'text/css; charset=utf-8');
+      } else {
+        output = processWebManifest(raw.toString('utf8'), entry.url, visit).json;
+      }
+      const stored = await this.options.store.put(bytesOf(output));
+      entry.hash = stored.hash;
+      entry.size = stored.size;
+      if (index % 20 === 0) this.emitRewrite(index, total);
+    }
+  }
+
+  private transcoded(entry: ManifestEntry, contentType: string): void {
+    entry.sourceContentType = entry.contentType;
+    entry.contentType = contentType;
+  }
+
+  private emitRewrite(index: number, total: number): void {
+    this.currentUrl = undefined;
+    this.emit('rewriting', false, 0.9 + 0.09 * (index / Math.max(1, total)));
+  }
+
+  /** The site's own URLs and every asset → their path in the copy (captured or not: a page the
+   * crawl skipped is a dead link in the copy, never a way back to the original); links to other
+   * sites stay as they are. Viewing the copy never requests another host. */
+  private rewriteVisitor(): RefVisitor {
+    return (ref) => {
+      let url: URL;
+      try {
+        url = new URL(ref.url);
+      } catch {
+        return undefined;
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+      const captured = this.entries.has(withoutHash(url));
+      const fragment = fragmentOf(ref.raw);
+      if (ref.kind === 'page' && !captured && !this.mapper.isOwn(url)) return undefined;
+      return this.mapper.toCopyPath(url) + fragment;
+    };
+  }
+
+  private locationInCopy(location: string): string {
+    const url = new URL(location);
+    return this.entries.has(withoutHash(url)) || this.mapper.isOwn(url)
+      ? this.mapper.toCopyPath(url) + url.hash
+      : url.href;
+  }
+
+  // ---- progress ----------------------------------------------------------------------------
+
+  private emit(phase: Phase = this.phase, force = false, progressOverride?: number): void {
+    this.phase = phase;
+    const onProgress = this.options.onProgress;
+    if (!onProgress) return;
+    const now = Date.now();
+    if (!force && now - this.lastEmit < 100) return;
+    this.lastEmit = now;
+    const queued = this.lanes.queued;
+    const inFlight = this.lanes.active;
+    const finished = this.done + this.failures.length;
+    const fetchShare = finished / Math.max(1, finished + queued + inFlight);
+    const progress =
+      progressOverride ??
+      (phase === 'done'
+        ? 1
+        : phase === 'finalizing'
+          ? 0.99
+          : phase === 'rewriting'
+            ? 0.9
+            : 0.9 * fetchShare);
+    const elapsed = (now - this.started) / 1000;
+    const rate = finished / Math.max(elapsed, 0.001);
+    const estimatedTime =
+      phase === 'done'
+        ? 0
+        : finished >= 5 && rate > 0
+          ? Math.ceil((queued + inFlight) / rate + elapsed * 0.05)
+          : null;
+    const event: ProgressEvent = {
+      phase,
+      queued,
+      inFlight,
+      done: this.done,
+      failed: this.failures.length,
+      bytes: this.bytes,
+      progress: Math.min(1, Math.max(0, progress)),
+      estimatedTime,
+      ...(this.currentUrl ? { currentUrl: this.currentUrl } : {}),
+    };
+    onProgress(event);
+  }
+}

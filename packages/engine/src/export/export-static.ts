@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  processCss,
+  processHtml,
+  processWebManifest,
+  type RefVisitor,
+} from '../references/index.js';
+import { readBlob } from '../storage/blob-utils.js';
+import type { BlobStore, Manifest, ManifestEntry } from '../types.js';
+
+const EXTENSIONS: Record<string, string> = {
+  'text/html': '.html',
+  'application/xhtml+xml': '.html',
+  'text/css': '.css',
+  'text/javascript': '.js',
+  'application/javascript': '.js',
+  'application/x-javascript': '.js',
+  'application/json': '.json',
+  'application/manifest+json': '.webmanifest',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'image/avif': '.avif',
+  'image/svg+xml': '.svg',
+  'image/x-icon': '.ico',
+  'image/vnd.microsoft.icon': '.ico',
+  'font/woff2': '.woff2',
+  'font/woff': '.woff',
+  'font/ttf': '.ttf',
+  'font/otf': '.otf',
+  'application/font-woff': '.woff',
+  'application/font-woff2': '.woff2',
+  'video/mp4': '.mp4',
+  'video/webm': '.webm',
+  'audio/mpeg': '.mp3',
+  'audio/ogg': '.ogg',
+  'text/vtt': '.vtt',
+  'application/pdf': '.pdf',
+  'text/plain': '.txt',
+  'application/xml': '.xml',
+  'text/xml': '.xml',
+};
+
+/** Extensions whose content type a static server infers correctly, per type. */
+const ACCEPTED: Record<string, string[]> = {
+  '.html': ['.html', '.htm'],
+  '.jpg': ['.jpg', '.jpeg'],
+  '.js': ['.js', '.mjs'],
+  '.xml': ['.xml', '.rss', '.atom'],
+};
+
+function mediaType(contentType: string): string {
+  return contentType.split(';')[0]!.trim().toLowerCase();
+}
+
+function safeSegment(segment: string): string {
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    // keep as written
+  }
+  // Control characters are exactly what must not reach a file name.
+  // eslint-disable-next-line no-control-regex
+  const cleaned = decoded.replace(/[\\/:*?"<>|#%\u0000-\u001f]/g, '_');
+  if (cleaned === '' || cleaned === '.' || cleaned === '..') return '_';
+  return cleaned.length > 150 ? `${cleaned.slice(0, 100)}-${hash8(cleaned)}` : cleaned;
+}
+
+function hash8(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+/**
+ * The file name of a copy path in a static folder: query folded into the name, an extension that
+ * makes a static server send the right content type, `index.html` for directories.
+ */
+export function exportPathOf(
+  entry: Pick<ManifestEntry, 'path' | 'contentType' | 'status'>,
+): string {
+  const q = entry.path.indexOf('?');
+  const pathname = q === -1 ? entry.path : entry.path.slice(0, q);
+  const query = q === -1 ? '' : entry.path.slice(q + 1);
+  const segments = pathname.split('/').slice(1).map(safeSegment);
+  const name = pathname.endsWith('/') || segments.length === 0 ? 'index' : segments.pop()!;
+  if (pathname.endsWith('/') && segments.length > 0 && segments[segments.length - 1] === '_')
+    segments.pop();
+  const isRedirect = entry.status >= 300 && entry.status < 400;
+  const wanted = isRedirect ? '.html' : (EXTENSIONS[mediaType(entry.contentType)] ?? '');
+  const dot = name.lastIndexOf('.');
+  const currentExt = dot > 0 ? name.slice(dot).toLowerCase() : '';
+  const accepted = ACCEPTED[wanted] ?? [wanted];
+  let stem = name;
+  let ext = currentExt;
+  if (wanted && !accepted.includes(currentExt)) {
+    ext = wanted;
+  } else {
+    stem = dot > 0 ? name.slice(0, dot) : name;
+  }
+  if (query) stem += `@${safeSegment(query.length > 80 ? hash8(query) : query)}`;
+  return `/${[...segments, `${stem}${ext}`].join('/')}`;
+}
+
+function redirectPage(target: string): string {
+  const t = target.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${t}"><link rel="canonical" href="${t}"><title>Redirecting</title></head><body><a href="${t}">Continue</a></body></html>\n`;
+}
+
+/**
+ * Writes a manifest as a folder that any static file server (nginx, `python3 -m http.server`,
+ * GitHub Pages) serves at its root with the same rendering: every reference is rewritten to the
+ * exported file names; redirects become refresh pages plus a Netlify-style `_redirects` file.
+ */
+export async function exportStatic(
+  manifest: Manifest,
+  store: BlobStore,
+  dir: string,
+): Promise<{ files: number; bytes: number }> {
+  const byCopyPath = new Map<string, string>();
+  const taken = new Set<string>();
+  const plan: { entry: ManifestEntry; file: string }[] = [];
+  for (const entry of manifest.entries) {
+    if (entry.status >= 400) continue;
+    let file = exportPathOf(entry);
+    if (taken.has(file.toLowerCase())) {
+      const dot = file.lastIndexOf('.');
+      file = `${dot > file.lastIndexOf('/') ? file.slice(0, dot) : file}-${hash8(entry.path)}${dot > file.lastIndexOf('/') ? file.slice(dot) : ''}`;
+    }
+    taken.add(file.toLowerCase());
+    byCopyPath.set(entry.path, file);
+    plan.push({ entry, file });
+  }
+
+  const copyBase = 'http://copy.invalid';
+  const toExport = (copyPath: string) => byCopyPath.get(copyPath);
+  const visitor: RefVisitor = (ref) => {
+    let url: URL;
+    try {
+      url = new URL(ref.url);
+    } catch {
+      return undefined;
+    }
+    if (url.origin !== copyBase) return undefined;
+    const fragment = ref.raw.includes('#') ? ref.raw.slice(ref.raw.indexOf('#')) : '';
+    const file = toExport(`${url.pathname}${url.search}`);
+    if (file) return file + fragment;
+    // Not in the copy: leave a path that does not exist rather than a request elsewhere.
+    return undefined;
+  };
+
+  await fs.mkdir(dir, { recursive: true });
+  let bytes = 0;
+  const redirects: string[] = [];
+  for (const { entry, file } of plan) {
+    const target = path.join(dir, ...file.split('/'));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    if (entry.status >= 300) {
+      const location = entry.headers['location'] ?? '/';
+      const mapped = location.startsWith('/')
+        ? (toExport(location.split('#')[0]!) ?? location)
+        : location;
+      const page = redirectPage(mapped);
+      await fs.writeFile(target, page);
+      bytes += Buffer.byteLength(page);
+      redirects.push(`${entry.path.split('?')[0]} ${mapped} ${entry.status}`);
+      continue;
+    }
+    const type = mediaType(entry.contentType);
+    const documentUrl = `${copyBase}${entry.path}`;
+    if (
+      type === 'text/html' ||
+      type === 'application/xhtml+xml' ||
+      type === 'text/css' ||
+      type === 'application/manifest+json'
+    ) {
+      const text = (await readBlob(store, entry.hash)).toString('utf8');
+      const output =
+        type === 'text/css'
+          ? processCss(text, documentUrl, visitor).css
+          : type === 'application/manifest+json'
+            ? processWebManifest(text, documentUrl, visitor).json
+            : processHtml(text, documentUrl, visitor).html;
+      await fs.writeFile(target, output);
+      bytes += Buffer.byteLength(output);
+    } else {
+      await pipeline(Readable.from(store.read(entry.hash)), createWriteStream(target));
+      bytes += entry.size;
+    }
+  }
+
+  const entryFile = toExport(manifest.entryPath);
+  if (entryFile && entryFile !== '/index.html' && !taken.has('/index.html')) {
+    await fs.writeFile(path.join(dir, 'index.html'), redirectPage(entryFile));
+  }
+  if (redirects.length > 0)
+    await fs.writeFile(path.join(dir, '_redirects'), `${redirects.join('\n')}\n`);
+  return { files: plan.length, bytes };
+}

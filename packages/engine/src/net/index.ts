@@ -1,0 +1,27 @@
+export {
+  classifyAddress,
+  isPublicAddress,
+  parseHostAsIp,
+  type AddressClass,
+  type AddressReason,
+} from './address-policy.js';
+export { NetError, RefusedAddressError, isNetError, type NetErrorCode } from './errors.js';
+export {
+  createHttpClient,
+  createSafeConnector,
+  type HttpClient,
+  type HttpClientOptions,
+  type HttpResponse,
+  type RedirectHop,
+  type RequestOptions,
+} from './http-client.js';
+export {
+  assertHttpScheme,
+  assertPublicUrl,
+  createAddressCheck,
+  createCheckedResolver,
+  createSafeLookup,
+  type AddressPolicyOptions,
+  type Resolve,
+  type SafeLookupOptions,
+} from './safe-lookup.js';

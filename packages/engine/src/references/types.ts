@@ -1,0 +1,37 @@
+/** What a reference points at, as far as the referring document tells. */
+export type RefKind =
+  | 'page'
+  | 'asset'
+  | 'stylesheet'
+  | 'frame'
+  | 'manifest'
+  | 'script'
+  | 'module'
+  | 'font'
+  | 'image'
+  | 'media';
+
+export interface Ref {
+  /** Absolute http(s) URL, resolved against the document base (`<base href>` honoured), without fragment. */
+  url: string;
+  /** The reference as written (entities/escapes decoded, surrounding whitespace trimmed, fragment kept). */
+  raw: string;
+  kind: RefKind;
+  /** Where it was found, e.g. `img[src]`, `css url()`, `img[srcset]`, `noscript img[src]`. */
+  context: string;
+}
+
+/**
+ * Receives each reference; returns the replacement for `raw`, or undefined to keep it. When `raw`
+ * has a `#fragment` and the replacement has none, the fragment is carried over.
+ */
+export type RefVisitor = (ref: Ref) => string | undefined;
+
+export interface RenderHints {
+  /** An SPA mount point (#root, #__next, #app, #__nuxt, #___gatsby, [data-reactroot], <app-root>) is empty. */
+  emptyAppRoot: boolean;
+  /** A `<noscript>` says the page needs JavaScript. */
+  noscriptAsksForJs: boolean;
+  /** Executable `<script>` elements (classic, module; not JSON/templates). */
+  scriptCount: number;
+}

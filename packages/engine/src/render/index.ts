@@ -1,0 +1,11 @@
+export {
+  createRenderer,
+  RENDER_DEFAULTS,
+  type CapturedResponse,
+  type RecordedResponse,
+  type Renderer,
+  type RendererOptions,
+  type RenderResult,
+} from './renderer.js';
+export { runtimeShim, toCopyUrl, BLOCKED_SOCKET_PATH } from './runtime-shim.js';
+export { RENDERED_ATTRIBUTE } from './in-page.js';

@@ -1,0 +1,125 @@
+/**
+ * The engine's public contracts. The engine is pure: storage (BlobStore), DNS resolution and the
+ * clock are handed in; it imports no server, database or queue code.
+ */
+
+/** Content-addressed storage (sha256). Identical bodies are stored once, across runs and sites. */
+export interface BlobStore {
+  /** Streams a body in and returns its hash and size; never buffers the whole body in memory. */
+  put(body: AsyncIterable<Uint8Array>): Promise<{ hash: string; size: number }>;
+  /** Streams a stored body out. */
+  read(hash: string): AsyncIterable<Uint8Array>;
+  has(hash: string): Promise<boolean>;
+}
+
+export type EntryKind = 'page' | 'asset';
+
+export interface ManifestEntry {
+  /** Path (and query) of the file in the copy, e.g. `/about?tab=2` or `/_x/cdn.example.com/a.css`. */
+  path: string;
+  /** The URL it was captured from. */
+  url: string;
+  kind: EntryKind;
+  status: number;
+  contentType: string;
+  /** Blob of the body as served by the copy (references rewritten); empty body for redirects. */
+  hash: string;
+  size: number;
+  /** Headers that matter when serving: location (redirects), content-language, … */
+  headers: Record<string, string>;
+  /** Validators from the origin, for incremental re-mirroring. */
+  etag?: string;
+  lastModified?: string;
+  /** Blob of the body as fetched, before rewriting (reused when the origin answers 304). */
+  sourceHash?: string;
+  /** Content type as fetched, when the copy's differs (a page transcoded to UTF-8). */
+  sourceContentType?: string;
+}
+
+export type FailureReason =
+  | 'refused-address'
+  | 'robots'
+  | 'http-error'
+  | 'timeout'
+  | 'network'
+  | 'too-large'
+  | 'bot-challenge'
+  | 'limit'
+  | 'trap'
+  | 'invalid';
+
+export interface FailedUrl {
+  url: string;
+  reason: FailureReason;
+  detail: string;
+  status?: number;
+}
+
+export interface Manifest {
+  version: 1;
+  startUrl: string;
+  /** Path of the entry page in the copy (after redirects of the start URL). */
+  entryPath: string;
+  createdAt: string;
+  entries: ManifestEntry[];
+  failures: FailedUrl[];
+  stats: MirrorStats;
+}
+
+export interface MirrorStats {
+  pages: number;
+  assets: number;
+  bytes: number;
+  requests: number;
+  notModified: number;
+  rendered: number;
+  durationMs: number;
+}
+
+export type RenderMode = 'auto' | 'always' | 'never';
+
+export interface MirrorOptions {
+  url: string;
+  store: BlobStore;
+  includeSubdomains?: boolean;
+  /** Regular expressions (as strings or RegExp) on the full URL. */
+  include?: (string | RegExp)[];
+  exclude?: (string | RegExp)[];
+  maxDepth?: number;
+  maxPages?: number;
+  maxBytes?: number;
+  maxTimeMs?: number;
+  maxFileBytes?: number;
+  respectRobots?: boolean;
+  render?: RenderMode;
+  /** Pages and assets fetched at once per host. */
+  concurrency?: { pages?: number; assets?: number };
+  requestTimeoutMs?: number;
+  retries?: number;
+  userAgent?: string;
+  /** Opens loopback and private ranges: for tests and self-hosters only, never the default. */
+  allowPrivateNetworks?: boolean;
+  /** A previous manifest of the same site: unchanged files are revalidated, not re-downloaded. */
+  previous?: Manifest;
+  /** DNS resolution, handed in (tests map names to addresses). Defaults to the system resolver. */
+  resolve?: (hostname: string) => Promise<string[]>;
+  chromiumPath?: string;
+  onProgress?: (event: ProgressEvent) => void;
+  signal?: AbortSignal;
+}
+
+export type Phase = 'discovering' | 'fetching' | 'rendering' | 'rewriting' | 'finalizing' | 'done';
+
+export interface ProgressEvent {
+  phase: Phase;
+  queued: number;
+  inFlight: number;
+  done: number;
+  failed: number;
+  bytes: number;
+  currentUrl?: string;
+  /** 0..1 */
+  progress: number;
+  /** Seconds left, estimated from the observed rate; null until there is a rate to go on. */
+  estimatedTime: number | null;
+}

@@ -1,0 +1,368 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { exportStatic, mirror, MirrorError } from '../src/index.js';
+import { createFsBlobStore } from '../src/storage/fs-blob-store.js';
+import { createMemoryBlobStore } from '../src/storage/memory-blob-store.js';
+import { readBlob } from '../src/storage/blob-utils.js';
+import type { Manifest, ProgressEvent } from '../src/types.js';
+import { launchBrowser, pixelDifference, visit } from './browser.js';
+import {
+  FIXTURES,
+  serveDirectory,
+  serveFixture,
+  type FixtureServer,
+  type Handler,
+} from './fixture-server.js';
+
+const servers: FixtureServer[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+});
+
+const extraRoutes: Record<string, Handler> = {
+  '/old-page': (_req, res) => void res.writeHead(301, { location: '/about.html' }).end(),
+  '/products': (req, res) => {
+    const page = new URL(req.url!, 'http://x').searchParams.get('page');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      `<!doctype html><html><head><title>Products ${page}</title></head><body><h1>Products, page ${page}</h1></body></html>`,
+    );
+  },
+};
+
+async function startSite(routes: Record<string, Handler> = {}, options: { cache?: boolean } = {}) {
+  const cdn = await serveFixture(path.join(FIXTURES, 'cdn'));
+  const origin = await serveFixture(
+    path.join(FIXTURES, 'basic'),
+    { ...extraRoutes, ...routes },
+    options,
+  );
+  origin.vars.CDN = cdn.origin;
+  servers.push(origin, cdn);
+  return { origin, cdn };
+}
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-engine-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function paths(manifest: Manifest): string[] {
+  return manifest.entries.map((e) => e.path);
+}
+
+describe('mirror: capture', () => {
+  it('captures every kind of resource, across origins, and reports what it could not', async () => {
+    const { origin, cdn } = await startSite();
+    const manifest = await mirror({
+      url: `${origin.origin}/`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+    });
+    const x = `/_x/${cdn.host}`;
+    expect(paths(manifest)).toEqual(
+      expect.arrayContaining([
+        '/',
+        '/about.html',
+        '/blog/',
+        '/blog/first-post.html',
+        '/products?page=2',
+        '/old-page',
+        '/page2.html',
+        '/from-sitemap.html',
+        '/cyrillic.html',
+        '/frame.html',
+        '/style.css',
+        '/theme.css',
+        '/fonts/display.ttf',
+        '/manifest.webmanifest',
+        '/img/manifest-icon.png',
+        '/img/icon.png',
+        '/img/icon.png?v=2',
+        '/img/og.png',
+        '/img/bg.png',
+        '/img/style-attr.png',
+        '/img/hero.png',
+        '/img/small.png',
+        '/img/hero-2x.png',
+        '/img/picture.png',
+        '/img/lazy.png',
+        '/img/poster.png',
+        '/img/noscript.png',
+        '/img/set-1x.png',
+        '/img/sprite.svg',
+        '/media/clip.webm',
+        '/media/captions.vtt',
+        '/js/app.js',
+        '/js/module.js',
+        `${x}/cdn/cdn.css`,
+        `${x}/cdn/logo.png`,
+        `${x}/cdn/pattern.png`,
+        `${x}/cdn/font.ttf`,
+      ]),
+    );
+    expect(paths(manifest).some((p) => p.includes('example.org'))).toBe(false);
+    const redirect = manifest.entries.find((e) => e.path === '/old-page')!;
+    expect(redirect).toMatchObject({ status: 301, headers: { location: '/about.html' } });
+    const failures = Object.fromEntries(
+      manifest.failures.map((f) => [new URL(f.url).pathname, f.reason]),
+    );
+    expect(failures['/missing.html']).toBe('http-error');
+    expect(failures['/private/secret.html']).toBe('robots');
+    expect(origin.requests).not.toContain('/private/secret.html');
+    expect(manifest.stats.pages).toBeGreaterThanOrEqual(9);
+  });
+
+  it('rewrites references so the copy points only at itself', async () => {
+    const { origin, cdn } = await startSite();
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({ url: origin.origin, store, allowPrivateNetworks: true });
+    const home = manifest.entries.find((e) => e.path === '/')!;
+    const html = (await readBlob(store, home.hash)).toString('utf8');
+    expect(html).not.toContain(cdn.origin);
+    expect(html).not.toContain(origin.origin);
+    expect(html).toContain(`/_x/${cdn.host}/cdn/logo.png`);
+    // Links to pages outside the copy stay links to the web; a fragment survives.
+    expect(html).toContain('https://example.org/elsewhere');
+    expect(html).toContain('href="#section"');
+    const css = (
+      await readBlob(
+        store,
+        manifest.entries.find((e) => e.path === `/_x/${cdn.host}/cdn/cdn.css`)!.hash,
+      )
+    ).toString();
+    expect(css).toContain(`/_x/${cdn.host}/cdn/pattern.png`);
+    expect(css).toContain(`/_x/${cdn.host}/cdn/font.ttf`);
+  });
+
+  it('stores a non-UTF-8 page as UTF-8 that reads the same', async () => {
+    const { origin } = await startSite();
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({
+      url: `${origin.origin}/cyrillic.html`,
+      store,
+      allowPrivateNetworks: true,
+      maxDepth: 0,
+    });
+    const page = manifest.entries.find((e) => e.path === '/cyrillic.html')!;
+    expect(page.contentType).toBe('text/html; charset=utf-8');
+    const html = (await readBlob(store, page.hash)).toString('utf8');
+    expect(html).toContain('Привет, мир');
+    expect(html.toLowerCase()).not.toContain('windows-1251');
+  });
+
+  it('keeps identical files once and re-mirrors an unchanged site with conditional requests', async () => {
+    const { origin } = await startSite({}, { cache: true });
+    const dir = tempDir();
+    const store = createFsBlobStore(dir);
+    const first = await mirror({ url: origin.origin, store, allowPrivateNetworks: true });
+    const requestsBefore = origin.requests.length;
+    const second = await mirror({
+      url: origin.origin,
+      store,
+      allowPrivateNetworks: true,
+      previous: first,
+    });
+    expect(second.stats.notModified).toBeGreaterThan(10);
+    expect(second.entries.map((e) => [e.path, e.hash])).toEqual(
+      first.entries.map((e) => [e.path, e.hash]),
+    );
+    expect(origin.requests.length - requestsBefore).toBeGreaterThan(0);
+    // /img/icon.png and /img/icon.png?v=2 have the same bytes: one blob.
+    const icons = first.entries.filter((e) => e.path.startsWith('/img/icon.png'));
+    expect(new Set(icons.map((e) => e.hash)).size).toBe(1);
+  });
+});
+
+describe('mirror: limits, politeness and failures', () => {
+  it('stops at the page limit and the depth limit and says so', async () => {
+    const { origin } = await startSite();
+    const limited = await mirror({
+      url: origin.origin,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      maxPages: 2,
+    });
+    expect(limited.entries.filter((e) => e.kind === 'page' && e.status === 200)).toHaveLength(2);
+    expect(limited.failures.some((f) => f.reason === 'limit')).toBe(true);
+    const shallow = await mirror({
+      url: origin.origin,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      maxDepth: 0,
+    });
+    expect(paths(shallow)).toContain('/style.css');
+    expect(paths(shallow)).not.toContain('/about.html');
+  });
+
+  it('backs off on 503 with Retry-After and gets the page', async () => {
+    let calls = 0;
+    const { origin } = await startSite({
+      '/busy.html': (_req, res) => {
+        calls++;
+        if (calls === 1) return void res.writeHead(503, { 'retry-after': '1' }).end('busy');
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>finally</h1>');
+      },
+    });
+    const manifest = await mirror({
+      url: `${origin.origin}/busy.html`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+    });
+    expect(calls).toBe(2);
+    expect(manifest.entries.find((e) => e.path === '/busy.html')?.status).toBe(200);
+  });
+
+  it('reports bot challenges honestly and never retries them', async () => {
+    let calls = 0;
+    const { origin } = await startSite({
+      '/guarded.html': (_req, res) => {
+        calls++;
+        res
+          .writeHead(403, { 'cf-mitigated': 'challenge', 'content-type': 'text/html' })
+          .end('Just a moment...');
+      },
+      '/start.html': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<a href="/guarded.html">x</a>'),
+    });
+    const manifest = await mirror({
+      url: `${origin.origin}/start.html`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+    });
+    expect(manifest.failures.find((f) => f.url.endsWith('/guarded.html'))?.reason).toBe(
+      'bot-challenge',
+    );
+    expect(calls).toBe(1);
+  });
+
+  it('gives up on a server that does not answer and finishes the rest', async () => {
+    const { origin } = await startSite({
+      '/hang.png': () => undefined,
+      '/start.html': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<img src="/hang.png"><img src="/img/icon.png">'),
+    });
+    const manifest = await mirror({
+      url: `${origin.origin}/start.html`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      requestTimeoutMs: 300,
+      retries: 1,
+    });
+    expect(manifest.failures.find((f) => f.url.endsWith('/hang.png'))?.reason).toBe('timeout');
+    expect(paths(manifest)).toContain('/img/icon.png');
+  });
+
+  it('refuses private addresses unless allowed, and explains invalid input', async () => {
+    const { origin } = await startSite();
+    await expect(
+      mirror({ url: origin.origin, store: createMemoryBlobStore() }),
+    ).rejects.toMatchObject({
+      code: 'refused-address',
+    });
+    await expect(
+      mirror({ url: 'not a url', store: createMemoryBlobStore() }),
+    ).rejects.toBeInstanceOf(MirrorError);
+    await expect(
+      mirror({ url: 'ftp://example.com', store: createMemoryBlobStore() }),
+    ).rejects.toMatchObject({ code: 'invalid-url' });
+  });
+
+  it('fails clearly when nothing can be fetched', async () => {
+    const broken = await serveFixture(null, { '/': (_req, res) => void res.writeHead(500).end() });
+    servers.push(broken);
+    await expect(
+      mirror({
+        url: broken.origin,
+        store: createMemoryBlobStore(),
+        allowPrivateNetworks: true,
+        retries: 0,
+      }),
+    ).rejects.toMatchObject({
+      code: 'nothing-fetched',
+      message: expect.stringContaining('HTTP 500'),
+    });
+  });
+
+  it('reports progress through every phase and ends at 100%', async () => {
+    const { origin } = await startSite();
+    const events: ProgressEvent[] = [];
+    await mirror({
+      url: origin.origin,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      onProgress: (e) => events.push(e),
+    });
+    const phases = [...new Set(events.map((e) => e.phase))];
+    expect(phases).toEqual(['discovering', 'fetching', 'rewriting', 'finalizing', 'done']);
+    const last = events[events.length - 1]!;
+    expect(last).toMatchObject({
+      phase: 'done',
+      progress: 1,
+      estimatedTime: 0,
+      queued: 0,
+      inFlight: 0,
+    });
+    expect(events.some((e) => e.phase === 'fetching' && e.currentUrl)).toBe(true);
+    expect(events.every((e) => e.progress >= 0 && e.progress <= 1)).toBe(true);
+  });
+});
+
+describe('static export renders like the original, offline', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('has zero failed and zero foreign requests and matches the original within 0.5%', async () => {
+    const { origin, cdn } = await startSite();
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({ url: origin.origin, store, allowPrivateNetworks: true });
+    const pagesToCheck = ['/', '/about.html', '/blog/', '/cyrillic.html', '/products?page=2'];
+    const originals = new Map<string, Buffer>();
+    for (const p of pagesToCheck)
+      originals.set(
+        p,
+        (await visit(browser, `${origin.origin}${p}`, [origin.origin, cdn.origin])).screenshot,
+      );
+
+    const out = tempDir();
+    await exportStatic(manifest, store, out);
+    await origin.close();
+    await cdn.close();
+    expect(fs.existsSync(path.join(out, 'index.html'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'products@page=2.html'))).toBe(true);
+
+    const copy = await serveDirectory(out);
+    servers.push(copy);
+    const exported: Record<string, string> = {
+      '/': '/',
+      '/about.html': '/about.html',
+      '/blog/': '/blog/',
+      '/cyrillic.html': '/cyrillic.html',
+      '/products?page=2': '/products@page=2.html',
+    };
+    for (const p of pagesToCheck) {
+      const result = await visit(browser, `${copy.origin}${exported[p]}`, [copy.origin]);
+      expect(result.failed, p).toEqual([]);
+      expect(result.foreign, p).toEqual([]);
+      const difference = pixelDifference(originals.get(p)!, result.screenshot);
+      expect(difference, `${p} differs by ${(difference * 100).toFixed(2)}%`).toBeLessThanOrEqual(
+        0.005,
+      );
+    }
+  });
+});

@@ -18,7 +18,7 @@ Options:
   --depth <n>                 follow links at most n levels from the start page
   --max-bytes <n>             stop after n bytes
   --max-time <seconds>        stop after this long
-  --render <auto|always|never>  headless rendering of JavaScript pages (default never)
+  --render <auto|always|never>  render pages built by JavaScript in Chromium (default auto)
   --include-subdomains        also follow links to subdomains of the site
   --include <regex>           only follow page URLs matching (repeatable)
   --exclude <regex>           skip URLs matching (repeatable)
@@ -33,8 +33,8 @@ Options:
 /** Exit codes: 0 done, 2 bad input, 3 refused address, 4 nothing fetched, 1 anything else. */
 export async function main(
   argv: string[],
-  out = process.stdout,
-  err = process.stderr,
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream & { isTTY?: boolean; columns?: number } = process.stderr,
 ): Promise<number> {
   let args;
   try {
@@ -85,7 +85,7 @@ export async function main(
   const maxBytes = int('max-bytes', values['max-bytes']);
   const maxTime = int('max-time', values['max-time']);
   const concurrency = int('concurrency', values.concurrency);
-  const render = (values.render ?? 'never') as RenderMode;
+  const render = (values.render ?? 'auto') as RenderMode;
   if (!['auto', 'always', 'never'].includes(render))
     problems.push('--render must be auto, always or never');
   const patterns = (name: string, list: string[] | undefined) =>

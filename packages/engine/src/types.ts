@@ -34,6 +34,8 @@ export interface ManifestEntry {
   sourceHash?: string;
   /** Content type as fetched, when the copy's differs (a page transcoded to UTF-8). */
   sourceContentType?: string;
+  /** The body is the DOM as rendered by Chromium (the page builds its content with JavaScript). */
+  rendered?: boolean;
 }
 
 export type FailureReason =
@@ -63,6 +65,8 @@ export interface Manifest {
   createdAt: string;
   entries: ManifestEntry[];
   failures: FailedUrl[];
+  /** Things the user should know that are not failures of a URL (e.g. rendering unavailable). */
+  notes: string[];
   stats: MirrorStats;
 }
 
@@ -91,6 +95,7 @@ export interface MirrorOptions {
   maxTimeMs?: number;
   maxFileBytes?: number;
   respectRobots?: boolean;
+  /** Headless rendering of pages built by JavaScript; default 'auto'. */
   render?: RenderMode;
   /** Pages and assets fetched at once per host. */
   concurrency?: { pages?: number; assets?: number };

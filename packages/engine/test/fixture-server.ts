@@ -82,9 +82,11 @@ export async function serveFixture(
     const type = file.endsWith('cyrillic.html')
       ? 'text/html'
       : (TYPES[ext] ?? 'application/octet-stream');
+    // Fixtures are fetched cross-origin by the SPA fixture, as an API would be.
     const headers: Record<string, string> = {
       'content-type': type,
       'content-length': String(body.length),
+      'access-control-allow-origin': '*',
     };
     if (options.cache) {
       const etag = `"${body.length}-${fs.statSync(file).mtimeMs}"`;

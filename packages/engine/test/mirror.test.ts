@@ -304,7 +304,15 @@ describe('mirror: limits, politeness and failures', () => {
       onProgress: (e) => events.push(e),
     });
     const phases = [...new Set(events.map((e) => e.phase))];
-    expect(phases).toEqual(['discovering', 'fetching', 'rewriting', 'finalizing', 'done']);
+    // The fixture has scripts: 'auto' renders a sample of pages to learn whether it needs rendering.
+    expect(phases).toEqual([
+      'discovering',
+      'fetching',
+      'rendering',
+      'rewriting',
+      'finalizing',
+      'done',
+    ]);
     const last = events[events.length - 1]!;
     expect(last).toMatchObject({
       phase: 'done',
@@ -364,5 +372,94 @@ describe('static export renders like the original, offline', () => {
         0.005,
       );
     }
+  });
+});
+
+describe('render tier', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function startSpa() {
+    const api = await serveFixture(path.join(FIXTURES, 'api'));
+    const spa = await serveFixture(path.join(FIXTURES, 'spa'));
+    spa.vars.API = api.origin;
+    servers.push(spa, api);
+    return { spa, api };
+  }
+
+  it('captures a client-rendered app with its API answers, and the copy shows it offline', async () => {
+    const { spa, api } = await startSpa();
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({ url: spa.origin, store, allowPrivateNetworks: true });
+    const home = manifest.entries.find((e) => e.path === '/')!;
+    expect(home.rendered).toBe(true);
+    expect(manifest.stats.rendered).toBe(1);
+    expect(paths(manifest)).toEqual(
+      expect.arrayContaining([
+        '/app.js',
+        '/api/items.json',
+        `/_x/${api.host}/v1/featured.json`,
+        `/_x/${api.host}/v1/badge.png`,
+      ]),
+    );
+    const html = (await readBlob(store, home.hash)).toString('utf8');
+    expect(html).toContain('Sourdough loaf');
+    expect(html).toContain('shadowrootmode="open"');
+    expect(html).toContain('rgb(20, 60, 140)');
+
+    const original = await visit(browser, spa.origin, [spa.origin, api.origin]);
+    const out = tempDir();
+    await exportStatic(manifest, store, out);
+    await spa.close();
+    await api.close();
+    const copy = await serveDirectory(out);
+    servers.push(copy);
+    const result = await visit(browser, `${copy.origin}/`, [copy.origin]);
+    expect(result.failed).toEqual([]);
+    expect(result.foreign).toEqual([]);
+    const difference = pixelDifference(original.screenshot, result.screenshot);
+    if (process.env.MIRROR_DEBUG_SHOTS) {
+      fs.writeFileSync('/tmp/spa-original.png', original.screenshot);
+      fs.writeFileSync('/tmp/spa-copy.png', result.screenshot);
+    }
+    expect(difference, `differs by ${(difference * 100).toFixed(2)}%`).toBeLessThanOrEqual(0.005);
+  });
+
+  it('leaves a plain page alone in auto mode, and never renders with render: never', async () => {
+    const { spa } = await startSpa();
+    const never = await mirror({
+      url: spa.origin,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      render: 'never',
+    });
+    expect(never.stats.rendered).toBe(0);
+    expect(paths(never)).not.toContain('/api/items.json');
+    const { origin } = await startSite();
+    const plain = await mirror({
+      url: `${origin.origin}/about.html`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      maxDepth: 0,
+    });
+    expect(plain.stats.rendered).toBe(0);
+  });
+
+  it('notes when Chromium is not available and captures the static page anyway', async () => {
+    const { spa } = await startSpa();
+    const manifest = await mirror({
+      url: spa.origin,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      chromiumPath: '/nonexistent/chromium',
+    });
+    expect(manifest.stats.rendered).toBe(0);
+    expect(manifest.notes.join(' ')).toMatch(/Rendering is unavailable/);
+    expect(paths(manifest)).toContain('/');
   });
 });

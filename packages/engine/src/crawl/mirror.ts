@@ -1,5 +1,7 @@
+import { setMaxListeners } from 'node:events';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../net/http-client.js';
 import { assertPublicUrl } from '../net/safe-lookup.js';
+import { createRenderer, runtimeShim, type Renderer, type RenderResult } from '../render/index.js';
 import {
   decodeBody,
   processCss,
@@ -7,6 +9,7 @@ import {
   processWebManifest,
   type Ref,
   type RefVisitor,
+  type RenderHints,
 } from '../references/index.js';
 import { bytesOf, putBytes, readBlob } from '../storage/blob-utils.js';
 import type {
@@ -39,7 +42,16 @@ export const DEFAULTS = {
   maxParsedBytes: 20 * 1024 ** 2,
   maxSitemapUrls: 50_000,
   maxSitemapFiles: 20,
+  /** Chromium pages rendered at once. */
+  renderConcurrency: 2,
+  /** Pages with scripts rendered in 'auto' mode to learn whether the site needs rendering. */
+  renderSamples: 3,
 };
+
+interface HtmlInfo {
+  textLength: number;
+  hints: RenderHints;
+}
 
 export type MirrorErrorCode = 'invalid-url' | 'refused-address' | 'nothing-fetched' | 'aborted';
 
@@ -132,6 +144,27 @@ function isBotChallenge(response: HttpResponse): boolean {
   );
 }
 
+/**
+ * Rendered pages keep their scripts; the shim, first in <head>, sends the URLs those scripts build
+ * at run time (API calls to the original site or other hosts) to the copy's recorded responses.
+ */
+function withRuntimeShim(html: string, siteOrigin: string): string {
+  const tag = `<script>${runtimeShim(siteOrigin)}</script>`;
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (head)
+    return (
+      html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length)
+    );
+  const htmlTag = /<html(\s[^>]*)?>/i.exec(html);
+  if (htmlTag)
+    return (
+      html.slice(0, htmlTag.index + htmlTag[0].length) +
+      tag +
+      html.slice(htmlTag.index + htmlTag[0].length)
+    );
+  return tag + html;
+}
+
 async function drain(body: AsyncIterable<Uint8Array>): Promise<void> {
   for await (const _chunk of body) {
     // discard
@@ -174,6 +207,7 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     retries: options.retries ?? DEFAULTS.retries,
     userAgent: options.userAgent ?? DEFAULTS.userAgent,
     respectRobots: options.respectRobots ?? true,
+    render: options.render ?? 'auto',
   };
   const netOptions = {
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
@@ -183,7 +217,14 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
   try {
     await assertPublicUrl(startUrl, netOptions);
   } catch (err) {
-    throw new MirrorError('refused-address', err instanceof Error ? err.message : String(err));
+    const code = errorCode(err);
+    if (code === 'EREFUSEDADDRESS' || code === 'EBADSCHEME') {
+      throw new MirrorError('refused-address', err instanceof Error ? err.message : String(err));
+    }
+    throw new MirrorError(
+      'nothing-fetched',
+      `Cannot reach ${startUrl.host}: ${code === 'ENOTFOUND' ? 'no such host' : String(err)}`,
+    );
   }
 
   const client: HttpClient = createHttpClient({
@@ -193,6 +234,8 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     connectionsPerHost: Math.max(settings.pageConcurrency, settings.assetConcurrency),
   });
   const abort = new AbortController();
+  // Every request in flight listens to this signal; hundreds at once are expected.
+  setMaxListeners(0, abort.signal);
   const onAbort = () => abort.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(
@@ -210,8 +253,21 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
       abort.signal,
       options.includeSubdomains ?? false,
     );
-    const crawler = new Crawler(options, settings, client, mapper, startUrl, abort.signal, started);
-    return await crawler.run();
+    const crawler = new Crawler(
+      options,
+      settings,
+      client,
+      mapper,
+      startUrl,
+      abort.signal,
+      started,
+      netOptions,
+    );
+    try {
+      return await crawler.run();
+    } finally {
+      await crawler.close();
+    }
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
@@ -257,6 +313,7 @@ interface Settings {
   retries: number;
   userAgent: string;
   respectRobots: boolean;
+  render: 'auto' | 'always' | 'never';
 }
 
 class Crawler {
@@ -277,6 +334,15 @@ class Crawler {
   private lastEmit = 0;
   private currentUrl: string | undefined;
   private wake: (() => void) | null = null;
+  private readonly notes: string[] = [];
+  private renderer: Renderer | null = null;
+  private renderDisabled = false;
+  private renderActive = 0;
+  private readonly renderWaiting: (() => void)[] = [];
+  /** In 'auto' mode: whether pages with scripts turned out to need rendering. */
+  private siteNeedsRender: boolean | null = null;
+  private renderSamples = 0;
+  private rendered = 0;
 
   constructor(
     private readonly options: MirrorOptions,
@@ -286,6 +352,10 @@ class Crawler {
     private readonly startUrl: URL,
     private readonly signal: AbortSignal,
     private readonly started: number,
+    private readonly netOptions: {
+      allowPrivateNetworks: boolean;
+      resolve?: (host: string) => Promise<string[]>;
+    },
   ) {
     this.scope = createScope({
       mapper,
@@ -329,13 +399,14 @@ class Crawler {
       createdAt: new Date().toISOString(),
       entries,
       failures: this.failures,
+      notes: this.notes,
       stats: {
         pages: entries.filter((e) => e.kind === 'page' && e.status < 300).length,
         assets: entries.filter((e) => e.kind === 'asset' && e.status < 300).length,
         bytes: this.bytes,
         requests: this.requests,
         notModified: this.notModified,
-        rendered: 0,
+        rendered: this.rendered,
         durationMs: Date.now() - this.started,
       },
     };
@@ -632,6 +703,7 @@ class Crawler {
         ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
       });
       this.discover(task, sourceType, raw, previous.url);
+      if (previous.rendered) this.entries.get(href)!.rendered = true;
       Lanes.succeed(lane);
       return;
     }
@@ -668,7 +740,10 @@ class Crawler {
       ...(headers['last-modified'] ? { lastModified: headers['last-modified'] } : {}),
     });
     Lanes.succeed(lane);
-    if (raw && raw.length <= DEFAULTS.maxParsedBytes) this.discover(task, contentType, raw, href);
+    if (raw && raw.length <= DEFAULTS.maxParsedBytes) {
+      const info = this.discover(task, contentType, raw, href);
+      if (info && task.kind === 'page' && !task.leaf) await this.maybeRender(task, info);
+    }
   }
 
   private record(
@@ -693,14 +768,23 @@ class Crawler {
 
   // ---- discovery ---------------------------------------------------------------------------
 
-  private discover(task: Task, contentType: string, raw: Buffer, documentUrl: string): void {
+  /** Queues what a body references; for a page, also says how much text it has without scripts. */
+  private discover(
+    task: Task,
+    contentType: string,
+    raw: Buffer,
+    documentUrl: string,
+  ): HtmlInfo | undefined {
     const type = bodyTypeOf(contentType, task.url, undefined);
     const collectRefs: RefVisitor = () => undefined;
     let refs: Ref[] = [];
+    let info: HtmlInfo | undefined;
     try {
       if (type === 'html') {
         const { text } = decodeBody(raw, contentType, 'html');
-        refs = processHtml(text, documentUrl, collectRefs).refs;
+        const result = processHtml(text, documentUrl, collectRefs);
+        refs = result.refs;
+        info = { textLength: result.textLength, hints: result.renderHints };
       } else if (type === 'css') {
         const { text } = decodeBody(raw, contentType, 'css');
         refs = processCss(text, documentUrl, collectRefs).refs;
@@ -729,6 +813,139 @@ class Crawler {
         this.enqueue(url, task.depth, 'asset', false);
       }
     }
+    return info;
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------
+
+  /**
+   * 'always' renders every page; 'auto' renders a page whose app root is empty or whose noscript
+   * asks for JavaScript, and renders the first few pages with scripts to learn whether the site
+   * builds its text with JavaScript (rendered text far longer than the static text).
+   */
+  private async maybeRender(task: Task, info: HtmlInfo): Promise<void> {
+    const mode = this.settings.render;
+    if (mode === 'never' || this.renderDisabled) return;
+    let sampling = false;
+    if (mode === 'auto') {
+      const obvious = info.hints.emptyAppRoot || info.hints.noscriptAsksForJs;
+      if (!obvious) {
+        if (info.hints.scriptCount === 0 || this.siteNeedsRender === false) return;
+        if (this.siteNeedsRender === null) {
+          if (this.renderSamples >= DEFAULTS.renderSamples) return;
+          this.renderSamples++;
+          sampling = true;
+        }
+      }
+    }
+    const result = await this.render(task.url.href);
+    if (!result) return;
+    if (sampling) {
+      const needed = result.textLength > info.textLength * 1.5 + 200;
+      if (needed) this.siteNeedsRender = true;
+      else if (this.renderSamples >= DEFAULTS.renderSamples && this.siteNeedsRender === null)
+        this.siteNeedsRender = false;
+      if (!needed) return;
+    }
+    await this.adoptRender(task, result);
+  }
+
+  private async render(url: string): Promise<RenderResult | undefined> {
+    while (this.renderActive >= DEFAULTS.renderConcurrency) {
+      await new Promise<void>((resolve) => this.renderWaiting.push(resolve));
+    }
+    this.renderActive++;
+    this.emit('rendering', true);
+    try {
+      this.renderer ??= createRenderer({
+        ...(this.options.chromiumPath ? { chromiumPath: this.options.chromiumPath } : {}),
+        timeoutMs: Math.min(this.options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs, 30_000),
+        isAllowed: async (target) => {
+          try {
+            await assertPublicUrl(new URL(target), this.netOptions);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        captured: async (target) => {
+          const entry = this.entries.get(target);
+          if (!entry?.sourceHash || entry.status >= 300) return undefined;
+          return {
+            status: entry.status,
+            headers: { 'content-type': entry.sourceContentType ?? entry.contentType },
+            body: await readBlob(this.options.store, entry.sourceHash),
+          };
+        },
+      });
+      return await this.renderer.render(url);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (/executable|launch|browserType/i.test(message)) {
+        this.renderDisabled = true;
+        this.notes.push(
+          `Rendering is unavailable (${message.split('\n')[0]}); pages were captured without running their scripts.`,
+        );
+      } else {
+        this.fail(url, 'network', `rendering failed: ${message.split('\n')[0]}`);
+      }
+      return undefined;
+    } finally {
+      this.renderActive--;
+      this.renderWaiting.shift()?.();
+      this.emit('fetching');
+    }
+  }
+
+  /** The rendered DOM becomes the page; every response the page made joins the copy. */
+  private async adoptRender(task: Task, result: RenderResult): Promise<void> {
+    const entry = this.entries.get(task.url.href);
+    if (!entry) return;
+    const stored = await putBytes(this.options.store, result.html);
+    entry.sourceHash = stored.hash;
+    entry.hash = stored.hash;
+    entry.size = stored.size;
+    entry.contentType = 'text/html; charset=utf-8';
+    delete entry.sourceContentType;
+    entry.rendered = true;
+    this.rendered++;
+    for (const response of result.responses) {
+      if (response.method !== 'GET' || response.status < 200 || response.status >= 300) continue;
+      let url: URL;
+      try {
+        url = new URL(response.url);
+      } catch {
+        continue;
+      }
+      url.hash = '';
+      if (this.entries.has(url.href) || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+        continue;
+      this.seen.add(url.href);
+      const body = await putBytes(this.options.store, response.body);
+      this.bytes += body.size;
+      const contentType = response.headers['content-type'] ?? 'application/octet-stream';
+      this.entries.set(url.href, {
+        path: this.mapper.toCopyPath(url),
+        url: url.href,
+        kind: 'asset',
+        status: response.status,
+        contentType,
+        hash: body.hash,
+        size: body.size,
+        headers: {},
+        sourceHash: body.hash,
+      });
+      this.done++;
+      const asset: Task = { url, depth: task.depth, kind: 'asset', leaf: false, attempt: 0 };
+      if (bodyTypeOf(contentType, url, undefined) === 'css')
+        this.discover(asset, contentType, response.body, url.href);
+    }
+    // Links that exist only once the scripts have run.
+    this.discover(task, entry.contentType, Buffer.from(result.html), result.finalUrl);
+  }
+
+  async close(): Promise<void> {
+    await this.renderer?.close();
   }
 
   // ---- rewriting ---------------------------------------------------------------------------
@@ -755,6 +972,7 @@ class Crawler {
         const { text, charset } = decodeBody(raw, entry.contentType, 'html');
         const utf8 = charset.toLowerCase() === 'utf-8';
         output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
+        if (entry.rendered) output = withRuntimeShim(output, this.siteOrigin());
         if (!utf8) this.transcoded(entry, 'text/html; charset=utf-8');
       } else if (type === 'css') {
         const { text, charset } = decodeBody(raw, entry.contentType, 'css');
@@ -768,6 +986,10 @@ class Crawler {
       entry.size = stored.size;
       if (index % 20 === 0) this.emitRewrite(index, total);
     }
+  }
+
+  private siteOrigin(): string {
+    return new URL(this.mapper.toOriginalUrl('/')).origin;
   }
 
   private transcoded(entry: ManifestEntry, contentType: string): void {

@@ -68,7 +68,7 @@ function safeSegment(segment: string): string {
   }
   // Control characters are exactly what must not reach a file name.
   // eslint-disable-next-line no-control-regex
-  const cleaned = decoded.replace(/[\\/:*?"<>|#%\u0000-\u001f]/g, '_');
+  const cleaned = decoded.replace(/[\\/*?"<>|#%\u0000-\u001f]/g, '_');
   if (cleaned === '' || cleaned === '.' || cleaned === '..') return '_';
   return cleaned.length > 150 ? `${cleaned.slice(0, 100)}-${hash8(cleaned)}` : cleaned;
 }

@@ -1,22 +1,15 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
+import { CHROMIUM_ARGS } from '../src/render/index.js';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--font-render-hinting=none',
-];
+// The render tier's flags, plus hinting off so screenshots of the original and the copy match.
+const ARGS = [...CHROMIUM_ARGS, '--font-render-hinting=none'];
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: ARGS,
   });
 }
 

@@ -1,4 +1,5 @@
 export {
+  CHROMIUM_ARGS,
   createRenderer,
   RENDER_DEFAULTS,
   type CapturedResponse,

@@ -84,7 +84,8 @@ export const RENDER_DEFAULTS = {
   serializeReserveMs: 3_000,
 } as const;
 
-const LAUNCH_ARGS = [
+/** Flags Chromium needs here: headless as root, no GPU, and no calls home on a closed network. */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -132,7 +133,7 @@ export function createRenderer(options: RendererOptions): Renderer {
   function browser(): Promise<Browser> {
     if (closed) return Promise.reject(new Error('renderer is closed'));
     if (!browserPromise) {
-      const launching = chromium.launch({ executablePath, args: LAUNCH_ARGS });
+      const launching = chromium.launch({ executablePath, args: CHROMIUM_ARGS });
       browserPromise = launching;
       launching.then(
         (b) =>

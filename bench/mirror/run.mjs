@@ -29,7 +29,7 @@ function ensureTool(bin, pkg) {
   return spawnSync('which', [bin]).status === 0;
 }
 
-/** Runs a command, sampling the peak resident memory of its process tree from /proc. */
+/** Runs a command, sampling the peak memory (PSS) of its process tree from /proc. */
 function measure(command, args) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
@@ -41,8 +41,9 @@ function measure(command, args) {
       let total = 0;
       const walk = (pid) => {
         try {
-          const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-          total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+          // PSS, not RSS: pages shared between processes of one tool (Chromium) count once.
+          const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+          total += Number(/Pss:\s+(\d+)/.exec(rollup)?.[1] ?? 0) * 1024;
           const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
           for (const c of children ? children.split(/\s+/) : []) walk(c);
         } catch {
@@ -116,6 +117,16 @@ const tools = {
       : null,
 };
 
+/** Files a tool wrote: a fast run that skipped part of the site must not look like a win. */
+function countFiles(dir) {
+  let n = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) n += countFiles(path.join(dir, entry.name));
+    else n++;
+  }
+  return n;
+}
+
 const results = [];
 for (const name of values.only.split(',')) {
   const spec = tools[name]?.();
@@ -133,15 +144,26 @@ for (const name of values.only.split(',')) {
   );
   const { requests, bytes } = site.stats;
   console.log(`${run.seconds.toFixed(1)} s (exit ${run.code})${run.code ? `\n${run.stderr}` : ''}`);
-  results.push({ name, seconds: run.seconds, requests, bytes, peak: run.peak, code: run.code });
+  const files = countFiles(out);
+  results.push({
+    name,
+    seconds: run.seconds,
+    requests,
+    bytes,
+    peak: run.peak,
+    code: run.code,
+    files,
+  });
   fs.rmSync(out, { recursive: true, force: true });
 }
 await site.close();
 
 const mib = (n) => `${(n / 1024 ** 2).toFixed(1)} MiB`;
 const ours = results.find((r) => r.name === 'mirror');
-console.log(`\n| tool | wall time | requests | bytes served | peak memory | mirror is faster by |`);
-console.log(`|---|---:|---:|---:|---:|---:|`);
+console.log(
+  `\n| tool | wall time | requests | bytes served | files written | peak memory | mirror is faster by |`,
+);
+console.log(`|---|---:|---:|---:|---:|---:|---:|`);
 for (const r of results) {
   const ratio = ours && r !== ours ? `${(r.seconds / ours.seconds).toFixed(1)}×` : '—';
   console.log(

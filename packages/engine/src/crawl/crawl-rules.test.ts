@@ -33,6 +33,10 @@ describe('crawler traps', () => {
     const take = (n: number) => budget.take(new URL(`https://s.test/list?page=${n}`));
     expect([1, 2, 3, 4, 5].map(take)).toEqual([true, true, true, false, false]);
     expect(budget.take(new URL('https://s.test/other?page=1'))).toBe(true);
+    // Numbered paths are ordinary pages (posts, products): only the page limit bounds them.
+    expect([1, 2, 3, 4, 5].every((n) => budget.take(new URL(`https://s.test/p/${n}.html`)))).toBe(
+      true,
+    );
   });
 });
 

@@ -424,7 +424,7 @@ class Crawler {
     const clean = new URL(key);
     const trap = trapReason(clean);
     if (trap) return void this.fail(key, 'trap', trap);
-    if (!this.shapes.take(clean))
+    if (kind === 'page' && !this.shapes.take(clean))
       return void this.fail(key, 'trap', 'too many URLs of the same pattern');
     const lane = this.lanes.lane(
       `${clean.host}|${kind}`,
@@ -843,8 +843,10 @@ class Crawler {
     if (sampling) {
       const needed = result.textLength > info.textLength * 1.5 + 200;
       if (needed) this.siteNeedsRender = true;
-      else if (this.renderSamples >= DEFAULTS.renderSamples && this.siteNeedsRender === null)
+      else if (this.renderSamples >= DEFAULTS.renderSamples && this.siteNeedsRender === null) {
         this.siteNeedsRender = false;
+        await this.releaseUnneededRenderer();
+      }
       if (!needed) return;
     }
     await this.adoptRender(task, result);
@@ -893,8 +895,18 @@ class Crawler {
     } finally {
       this.renderActive--;
       this.renderWaiting.shift()?.();
+      await this.releaseUnneededRenderer();
       this.emit('fetching');
     }
+  }
+
+  /** Once sampling shows the site needs no rendering, Chromium's memory goes back for the rest of the run. */
+  private async releaseUnneededRenderer(): Promise<void> {
+    if (this.siteNeedsRender !== false || this.renderActive > 0 || !this.renderer) return;
+    const renderer = this.renderer;
+    this.renderer = null;
+    this.renderDisabled = true;
+    await renderer.close();
   }
 
   /** The rendered DOM becomes the page; every response the page made joins the copy. */

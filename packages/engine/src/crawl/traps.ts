@@ -6,8 +6,12 @@ export const TRAP_LIMITS = {
   maxUrlLength: 2_000,
   maxPathSegments: 30,
   maxSegmentRepeats: 3,
-  /** Distinct URLs allowed per "shape" (path with digits generalized, query keys only). */
-  maxPerShape: 500,
+  /**
+   * Distinct query-string variants allowed per page "shape" (path with digits generalized, query
+   * keys only): endless `?page=N` or `?date=…` listings. Numbered paths (`/p/123.html`) are normal
+   * and only bounded by the page limit.
+   */
+  maxPerShape: 1_000,
   /** Dates further than this from today, in years, look like an endless calendar. */
   calendarYears: 5,
 };
@@ -51,12 +55,13 @@ function hasRepeatingSequence(segments: string[]): boolean {
   return false;
 }
 
-/** Counts URLs per shape so a pattern that keeps producing new URLs (?page=1,2,3…) is capped. */
+/** Counts query-string URLs per shape so a pattern that keeps producing new URLs (?page=1,2,3…) is capped. */
 export function createShapeBudget(limit = TRAP_LIMITS.maxPerShape) {
   const seen = new Map<string, number>();
   return {
-    /** False once the URL's shape has used its budget. */
+    /** False once the URL's shape has used its budget; URLs without a query always pass. */
     take(url: URL): boolean {
+      if (!url.search) return true;
       const keys = [...url.searchParams.keys()].sort().join('&');
       const shape = `${url.host}${url.pathname.replace(/\d+/g, '#')}?${keys}`;
       const n = (seen.get(shape) ?? 0) + 1;

@@ -5,14 +5,7 @@
  * response once (from Node, redirect hop by redirect hop, each hop checked) and records it, so the
  * crawler can store what the page's scripts read at run time.
  */
-import {
-  chromium,
-  type APIResponse,
-  type Browser,
-  type BrowserContext,
-  type Request,
-  type Route,
-} from 'playwright-core';
+import type { APIResponse, Browser, BrowserContext, Request, Route } from 'playwright-core';
 import { INIT_SCRIPT, SCROLL_SCRIPT, SERIALIZE_SCRIPT } from './in-page.js';
 
 export { runtimeShim, toCopyUrl } from './runtime-shim.js';
@@ -133,7 +126,10 @@ export function createRenderer(options: RendererOptions): Renderer {
   function browser(): Promise<Browser> {
     if (closed) return Promise.reject(new Error('renderer is closed'));
     if (!browserPromise) {
-      const launching = chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+      // playwright-core is large: load it only when a page is actually rendered.
+      const launching = import('playwright-core').then(({ chromium }) =>
+        chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
+      );
       browserPromise = launching;
       launching.then(
         (b) =>

@@ -1,53 +1,88 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import { once } from 'node:events';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Readable, Transform } from 'node:stream';
 import type { BlobStore } from '../types.js';
 
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
+/** Bodies up to this size are written in one call; larger ones stream to disk as they arrive. */
+const SMALL_BODY_BYTES = 256 * 1024;
 
 /**
- * Blobs as files under `root/ab/cd/<sha256>`. A body streams to a temporary file while it is
- * hashed, then is renamed into place (atomic; an existing blob with that hash is kept), so a crash
- * never leaves a half-written blob under a real name and memory use does not grow with file size.
+ * Blobs as files under `root/ab/cd/<sha256>`. A body is written to a temporary file and renamed into
+ * place once its hash is known (atomic: a crash never leaves a half-written blob under a real name).
+ * Small bodies are buffered and written in one call; large ones stream, so memory stays bounded.
+ * Mirroring writes thousands of small files at once, so directory creation and repeated writes of a
+ * body already stored are skipped after the first time.
  */
 export function createFsBlobStore(root: string): BlobStore & { pathOf(hash: string): string } {
+  const tmpDir = path.join(root, 'tmp');
+  const madeDirs = new Map<string, Promise<unknown>>();
+  const written = new Set<string>();
+
   const pathOf = (hash: string) => {
     if (!HASH_PATTERN.test(hash)) throw new Error(`not a blob hash: ${hash}`);
     return path.join(root, hash.slice(0, 2), hash.slice(2, 4), hash);
   };
+  const ensureDir = (dir: string) => {
+    let made = madeDirs.get(dir);
+    if (!made) {
+      made = fs.mkdir(dir, { recursive: true });
+      madeDirs.set(dir, made);
+    }
+    return made;
+  };
+  const tmpName = () => path.join(tmpDir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
 
   return {
     pathOf,
     async put(body) {
-      const tmpDir = path.join(root, 'tmp');
-      await fs.mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
       const hasher = createHash('sha256');
       let size = 0;
-      const tap = new Transform({
-        transform(chunk: Buffer, _enc, done) {
+      let chunks: Uint8Array[] = [];
+      let stream: WriteStream | null = null;
+      let tmp = '';
+      try {
+        for await (const chunk of body) {
           hasher.update(chunk);
           size += chunk.length;
-          done(null, chunk);
-        },
-      });
-      try {
-        await pipeline(Readable.from(body), tap, createWriteStream(tmp));
+          if (stream) {
+            if (!stream.write(chunk)) await once(stream, 'drain');
+            continue;
+          }
+          chunks.push(chunk);
+          if (size > SMALL_BODY_BYTES) {
+            await ensureDir(tmpDir);
+            tmp = tmpName();
+            stream = createWriteStream(tmp);
+            for (const c of chunks) stream.write(c);
+            chunks = [];
+          }
+        }
         const hash = hasher.digest('hex');
         const target = pathOf(hash);
-        await fs.mkdir(path.dirname(target), { recursive: true });
-        try {
-          await fs.access(target);
-          await fs.rm(tmp, { force: true });
-        } catch {
+        if (stream) {
+          stream.end();
+          await once(stream, 'close');
+          await ensureDir(path.dirname(target));
+          await fs.rename(tmp, target);
+        } else if (!written.has(hash)) {
+          await Promise.all([ensureDir(tmpDir), ensureDir(path.dirname(target))]);
+          tmp = tmpName();
+          await fs.writeFile(tmp, Buffer.concat(chunks));
           await fs.rename(tmp, target);
         }
+        written.add(hash);
         return { hash, size };
       } catch (err) {
-        await fs.rm(tmp, { force: true });
+        if (stream) {
+          // The file may still be being opened: wait for the stream to close before removing it.
+          const closed = once(stream, 'close').catch(() => undefined);
+          stream.destroy();
+          await closed;
+        }
+        if (tmp) await fs.rm(tmp, { force: true });
         throw err;
       }
     },
@@ -55,6 +90,7 @@ export function createFsBlobStore(root: string): BlobStore & { pathOf(hash: stri
       return createReadStream(pathOf(hash));
     },
     async has(hash) {
+      if (written.has(hash)) return true;
       try {
         await fs.access(pathOf(hash));
         return true;

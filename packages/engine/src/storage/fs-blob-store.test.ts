@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readBlob } from './blob-utils.js';
+import { createFsBlobStore } from './fs-blob-store.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function store() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blobs-'));
+  dirs.push(dir);
+  return { dir, blobs: createFsBlobStore(dir) };
+}
+
+async function* chunks(data: Buffer, size: number) {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+describe('filesystem blob store', () => {
+  it.each([
+    ['empty', 0],
+    ['small', 1000],
+    ['large (streamed)', 3 * 1024 * 1024 + 17],
+  ])('stores a %s body under its sha256 and reads it back', async (_name, length) => {
+    const { blobs } = store();
+    const data = Buffer.alloc(length, 7);
+    data.write('x'.repeat(Math.min(length, 10)));
+    const { hash, size } = await blobs.put(chunks(data, 64 * 1024));
+    expect(hash).toBe(createHash('sha256').update(data).digest('hex'));
+    expect(size).toBe(length);
+    expect(await blobs.has(hash)).toBe(true);
+    expect((await readBlob(blobs, hash)).equals(data)).toBe(true);
+  });
+
+  it('keeps one file per content and leaves no temporary files behind', async () => {
+    const { dir, blobs } = store();
+    const a = await blobs.put(chunks(Buffer.from('same'), 2));
+    const b = await createFsBlobStore(dir).put(chunks(Buffer.from('same'), 4));
+    expect(a.hash).toBe(b.hash);
+    expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
+    expect(await createFsBlobStore(dir).has(a.hash)).toBe(true);
+    expect(await blobs.has('0'.repeat(64))).toBe(false);
+  });
+
+  it('removes the temporary file when the body fails midway', async () => {
+    const { dir, blobs } = store();
+    async function* broken() {
+      yield Buffer.alloc(400 * 1024);
+      throw new Error('connection reset');
+    }
+    await expect(blobs.put(broken())).rejects.toThrow('connection reset');
+    expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
+  });
+});

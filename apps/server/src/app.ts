@@ -7,12 +7,18 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
-import { registerSitesHost } from './hosting/sites-host.js';
+import { createSitesHost, registerSitesHost } from './hosting/sites-host.js';
 import { registerWebApp } from './hosting/web-app.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { apiRoutes } from './http/routes/index.js';
+import type { BlobStore } from '@mirror/engine';
+import { createFsBlobStore } from '@mirror/engine';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
+import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
+import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
+import type { JobQueue } from './platform/jobs/job.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { createDbRateLimiter } from './platform/rate-limit/rate-limiter.js';
@@ -22,6 +28,9 @@ declare module 'fastify' {
     config: Config;
     database: DatabaseHandle;
     authService: AuthService;
+    sitesService: SitesService;
+    blobs: BlobStore;
+    jobs: JobQueue;
   }
 }
 
@@ -34,6 +43,8 @@ export interface AppDependencies {
   mailer?: Mailer;
   /** Where log lines go (stdout by default); tests read them to prove nothing secret is logged. */
   logStream?: NodeJS.WritableStream;
+  /** Run queued jobs in this process (default true; tests of the API alone turn it off). */
+  runJobs?: boolean;
 }
 
 /** Builds the whole HTTP application without listening, for `main.ts` and for tests (`app.inject`). */
@@ -69,23 +80,62 @@ export async function buildApp(
   app.decorate('database', database);
   if (!deps.database) app.addHook('onClose', () => database.destroy());
   app.decorateRequest('authContext', null);
+  const limiter = createDbRateLimiter(database.db, config.rateLimitFactor);
   app.decorate(
     'authService',
     createAuthService({
       db: database.db,
       mailer: deps.mailer ?? createMailer(config.mail, app.log),
-      limiter: createDbRateLimiter(database.db, config.rateLimitFactor),
+      limiter,
       config,
       log: app.log,
     }),
   );
+
+  const blobs = createFsBlobStore(config.mirror.blobsDir);
+  const jobs = createLocalJobQueue({
+    db: database.db,
+    log: app.log,
+    concurrency: config.jobs.concurrency,
+    leaseMs: config.jobs.leaseMs,
+  });
+  const sitesHost = createSitesHost({ db: database.db, blobs, config, log: app.log });
+  const onPublished = (siteId: string) => sitesHost.invalidate(siteId);
+  const mirrorJob = createMirrorSiteJob({ db: database.db, blobs, config, onPublished });
+  jobs.register(mirrorJob);
+  const sitesService = createSitesService({
+    db: database.db,
+    blobs,
+    jobs,
+    mirrorJob,
+    limiter,
+    config,
+    onPublished,
+  });
+  app.decorate('blobs', blobs);
+  app.decorate('jobs', jobs);
+  app.decorate('sitesService', sitesService);
+  if (deps.runJobs !== false) {
+    jobs.start();
+    const maintenance = setInterval(() => {
+      sitesService
+        .runMaintenance()
+        .catch((err: unknown) => app.log.error({ err }, 'site maintenance failed'));
+    }, 10 * 60_000);
+    maintenance.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(maintenance);
+      await jobs.stop(config.shutdownTimeoutMs / 2);
+    });
+  }
+  app.addHook('onClose', () => sitesHost.close());
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
   // Tenant hosts first: they never see the app's headers, API or SPA.
-  registerSitesHost(app, config);
+  registerSitesHost(app, config, sitesHost);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -6,3 +6,5 @@ export * from './messages.js';
 export * from './url.js';
 export * from './health.js';
 export * from './auth.js';
+export * from './site-rules.js';
+export * from './sites.js';

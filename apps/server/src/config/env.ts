@@ -47,6 +47,11 @@ const EnvSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).default('Mirror <no-reply@localhost>'),
     RATE_LIMIT_FACTOR: z.coerce.number().min(0.1).max(1000).default(1),
+    MIRROR_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
+    MIRROR_RENDER: z.enum(['auto', 'always', 'never']).default('auto'),
+    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
   })
   .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }))
   .superRefine((env, ctx) => {
@@ -81,6 +86,15 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
   /** Multiplies every rate limit; above 1 for load tests and e2e runs that sign up many users. */
   rateLimitFactor: number;
+  mirror: {
+    /** Lets the engine fetch loopback and private addresses: tests and self-hosted intranets only. */
+    allowPrivateNetworks: boolean;
+    render: 'auto' | 'always' | 'never';
+    chromiumPath: string;
+    blobsDir: string;
+  };
+  /** A running job renews its lease; when its process dies the job runs again after the lease. */
+  jobs: { concurrency: number; leaseMs: number };
 }
 
 export class ConfigError extends Error {
@@ -129,5 +143,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox') },
     rateLimitFactor: env.RATE_LIMIT_FACTOR,
+    mirror: {
+      allowPrivateNetworks: env.MIRROR_ALLOW_PRIVATE_NETWORKS,
+      render: env.MIRROR_RENDER,
+      chromiumPath: env.CHROMIUM_PATH,
+      blobsDir: path.join(dataDir, 'blobs'),
+    },
+    jobs: { concurrency: env.JOB_CONCURRENCY, leaseMs: env.JOB_LEASE_MS },
   };
 }

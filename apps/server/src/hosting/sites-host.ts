@@ -1,44 +1,120 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { BlobStore } from '@mirror/engine';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { Config } from '../config/env.js';
+import { loadManifest } from '../modules/sites/manifests.js';
+import type { Db } from '../platform/db/database.js';
+import { createSiteServer } from './site-server.js';
 import { hostnameOf, siteLabelOf } from './tenant-host.js';
-import { escapeHtml } from '../lib/escape-html.js';
 
-const SITE_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'cache-control': 'no-cache',
-} as const;
+const FLUSH_EVERY_MS = 5_000;
 
 /**
- * Serves tenant hosts (`{sub}.{SITES_DOMAIN}`). Registered before anything else so a tenant request
- * never reaches the API, the app's security headers or the SPA. Sites themselves arrive with the
- * mirroring issue; until a site exists for a host, the host answers a clear "no site here" page.
+ * Visits counted in memory and written in batches (one upsert per site and day), so counting never
+ * slows a response. A process that dies loses at most the last few seconds of counts.
  */
-export function registerSitesHost(app: FastifyInstance, config: Config): void {
+function createVisitCounter(db: Db, log: FastifyInstance['log'] | null) {
+  let pending = new Map<
+    string,
+    { siteId: string; day: string; visits: number; pageViews: number }
+  >();
+  const flush = async () => {
+    const batch = pending;
+    pending = new Map();
+    for (const row of batch.values()) {
+      try {
+        await db
+          .insertInto('site_visits')
+          .values({
+            site_id: row.siteId,
+            day: row.day,
+            visits: row.visits,
+            page_views: row.pageViews,
+          })
+          .onConflict((oc) =>
+            oc.columns(['site_id', 'day']).doUpdateSet({
+              visits: sql`site_visits.visits + ${row.visits}`,
+              page_views: sql`site_visits.page_views + ${row.pageViews}`,
+            }),
+          )
+          .execute();
+      } catch (err) {
+        // The site may have been deleted meanwhile; its counts go with it.
+        log?.debug({ err, siteId: row.siteId }, 'dropping visit counts');
+      }
+    }
+  };
+  const timer = setInterval(() => void flush(), FLUSH_EVERY_MS);
+  timer.unref();
+  return {
+    record(siteId: string, kind: 'page' | 'asset', isNewVisit: boolean) {
+      if (kind !== 'page') return;
+      const day = new Date().toISOString().slice(0, 10);
+      const key = `${siteId}|${day}`;
+      const row = pending.get(key) ?? { siteId, day, visits: 0, pageViews: 0 };
+      row.pageViews++;
+      if (isNewVisit) row.visits++;
+      pending.set(key, row);
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
+
+/** The sites host: `{sub}.{SITES_DOMAIN}` answered from the site's live version. */
+export function createSitesHost(deps: {
+  db: Db;
+  blobs: BlobStore;
+  config: Config;
+  log?: FastifyInstance['log'];
+}) {
+  const { db, blobs, config } = deps;
+  const visits = createVisitCounter(db, deps.log ?? null);
+  const server = createSiteServer(
+    {
+      blobs,
+      async resolveHost(hostname) {
+        const label = siteLabelOf(hostname, config.sitesDomain);
+        if (!label) return null;
+        const site = await db
+          .selectFrom('sites')
+          .select(['id', 'live_version_id'])
+          .where('subdomain', '=', label)
+          .executeTakeFirst();
+        return site?.live_version_id ? { siteId: site.id, versionId: site.live_version_id } : null;
+      },
+      async loadManifest(versionId) {
+        const manifest = await loadManifest(db, blobs, versionId);
+        if (!manifest) throw new Error(`version ${versionId} has no manifest`);
+        return manifest;
+      },
+      recordVisit: (siteId, kind, isNewVisit) => visits.record(siteId, kind, isNewVisit),
+    },
+    { appUrl: config.appUrl },
+  );
+  return {
+    handle: server.handle,
+    /** A site's live version changed or the site is gone. */
+    invalidate: (_siteId?: string) => server.invalidate(),
+    flushVisits: visits.flush,
+    close: visits.close,
+  };
+}
+
+export type SitesHost = ReturnType<typeof createSitesHost>;
+
+/**
+ * Registered before anything else so a tenant request never reaches the API, the app's security
+ * headers or the SPA: tenant content never runs on the app's origin.
+ */
+export function registerSitesHost(app: FastifyInstance, config: Config, host: SitesHost): void {
   app.addHook('onRequest', async (request, reply) => {
     const hostname = hostnameOf(request.headers.host);
-    const label = siteLabelOf(hostname, config.sitesDomain);
-    if (label === null || hostname === config.appHost) return;
-    return sendNoSiteHere(reply, hostname, config);
+    if (hostname === config.appHost || siteLabelOf(hostname, config.sitesDomain) === null) return;
+    await host.handle(request, reply);
+    return reply;
   });
-}
-
-function sendNoSiteHere(reply: FastifyReply, hostname: string, config: Config) {
-  return reply
-    .status(404)
-    .headers(SITE_HEADERS)
-    .type('text/html; charset=utf-8')
-    .send(noSiteHerePage(hostname, config.appUrl));
-}
-
-function noSiteHerePage(hostname: string, appUrl: string): string {
-  const host = escapeHtml(hostname);
-  const app = escapeHtml(appUrl);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>No site here</title>
-<style>body{font:16px/1.6 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;background:#f6f7fb;color:#1d2233}
-main{max-width:32rem;padding:2rem;text-align:center}h1{font-size:1.6rem;margin:0 0 .5rem}a{color:#3b4fd8}</style></head>
-<body><main><h1>No site here</h1><p>There is no site published at <strong>${host}</strong>.</p>
-<p>Mirror a website and publish it with <a href="${app}">Mirror</a>.</p></main></body></html>`;
 }

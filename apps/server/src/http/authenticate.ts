@@ -24,3 +24,8 @@ export async function requireAuth(request: FastifyRequest): Promise<AuthContext>
   request.authContext = auth;
   return auth;
 }
+
+/** The signed-in user when a token is sent (a bad token is still a 401), or null for a visitor. */
+export async function optionalAuth(request: FastifyRequest): Promise<AuthContext | null> {
+  return request.headers.authorization ? requireAuth(request) : null;
+}

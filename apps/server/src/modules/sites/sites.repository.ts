@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
+import type { SiteStatus } from '../../platform/db/schema.js';
 
 export async function countOwnedSites(db: Db, ownerId: string): Promise<number> {
   const row = await db
@@ -33,11 +34,75 @@ export async function claimDemoSites(
   if (ids.length === 0) return [];
   const rows = await db
     .updateTable('sites')
-    .set({ owner_id: ownerId, is_demo: 0, updated_at: now })
+    .set({ owner_id: ownerId, is_demo: 0, expires_at: null, updated_at: now })
     .where('id', 'in', [...ids])
     .where('is_demo', '=', 1)
     .where('owner_id', 'is', null)
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+export function findSite(db: Db, id: string) {
+  return db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findSiteBySubdomain(db: Db, subdomain: string) {
+  return db.selectFrom('sites').selectAll().where('subdomain', '=', subdomain).executeTakeFirst();
+}
+
+export function listOwnedSites(db: Db, ownerId: string) {
+  return db
+    .selectFrom('sites')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+export async function isSubdomainTaken(db: Db, subdomain: string): Promise<boolean> {
+  return (await findSiteBySubdomain(db, subdomain)) !== undefined;
+}
+
+export function listVersions(db: Db, siteId: string) {
+  return db
+    .selectFrom('site_versions')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .orderBy('number', 'desc')
+    .execute();
+}
+
+export function findVersion(db: Db, siteId: string, versionId: string) {
+  return db
+    .selectFrom('site_versions')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .where('id', '=', versionId)
+    .executeTakeFirst();
+}
+
+export async function nextVersionNumber(db: Db, siteId: string): Promise<number> {
+  const row = await db
+    .selectFrom('site_versions')
+    .select((eb) => eb.fn.max<number>('number').as('n'))
+    .where('site_id', '=', siteId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0) + 1;
+}
+
+export interface RunState {
+  status: SiteStatus;
+  current_status: string;
+  progress: number;
+  estimated_time: number | null;
+  error?: string | null;
+}
+
+export async function updateRunState(db: Db, siteId: string, state: RunState): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set({ ...state, updated_at: new Date().toISOString() })
+    .where('id', '=', siteId)
+    .execute();
 }

@@ -1,6 +1,54 @@
-import { getPlan, type PlanId } from '@mirror/contract';
+import { randomUUID } from 'node:crypto';
+import {
+  CLONE_STATUS_TEXTS,
+  DEMO_RETENTION_DAYS,
+  getPlan,
+  isPaidPlan,
+  normalizeSourceUrl,
+  SITE_MESSAGES,
+  type AnalyticsPeriod,
+  type AnalyticsResponse,
+  type CloneRecord,
+  type CloneRequestBody,
+  type PlanId,
+  type SiteVersion,
+  type SyncSchedule,
+} from '@mirror/contract';
+import type { BlobStore } from '@mirror/engine';
+import type { Config } from '../../config/env.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  tooManyRequests,
+} from '../../http/app-error.js';
 import type { Db } from '../../platform/db/database.js';
-import { claimDemoSites, countOwnedSites, findUnclaimedDemoIds } from './sites.repository.js';
+import type { UserRow } from '../../platform/db/schema.js';
+import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import type { MirrorSitePayload } from './mirror-site.job.js';
+import {
+  claimDemoSites,
+  countOwnedSites,
+  findSite,
+  findUnclaimedDemoIds,
+  findVersion,
+  isSubdomainTaken,
+  listOwnedSites,
+  listVersions,
+  nextVersionNumber,
+} from './sites.repository.js';
+import { parseSubdomain, randomSubdomain } from './subdomains.js';
+
+type SiteRow = NonNullable<Awaited<ReturnType<typeof findSite>>>;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+export const DEMO_RATE_LIMIT = { limit: 5, windowMs: HOUR };
+const SYNC_INTERVAL: Record<Exclude<SyncSchedule, 'off'>, number> = { daily: DAY, weekly: 7 * DAY };
+const RUNNING: ReadonlySet<string> = new Set(['pending', 'processing', 'completing']);
 
 export interface DemoClaim {
   claimedIds: string[];
@@ -42,3 +90,338 @@ function demoClaimMessage(claimed: number, asked: number, overAllowance: boolean
   if (claimed < asked) return `${done} The others no longer exist or were already claimed.`;
   return done;
 }
+
+export interface SitesServiceDeps {
+  db: Db;
+  blobs: BlobStore;
+  jobs: JobQueue;
+  mirrorJob: JobDefinition<MirrorSitePayload>;
+  limiter: RateLimiter;
+  config: Config;
+  /** Tells the sites host that a site's live version changed or the site is gone. */
+  onPublished(siteId: string): void;
+}
+
+export function createSitesService(deps: SitesServiceDeps) {
+  const { db, config } = deps;
+  const app = new URL(config.appUrl);
+  const port = app.port ? `:${app.port}` : '';
+
+  const previewUrlOf = (subdomain: string | null) =>
+    subdomain ? `${app.protocol}//${subdomain}.${config.sitesDomain}${port}/` : null;
+
+  function toRecord(site: SiteRow): CloneRecord {
+    return {
+      id: site.id,
+      status: site.status,
+      currentStatus: site.current_status ?? CLONE_STATUS_TEXTS.validating,
+      previewUrl: previewUrlOf(site.subdomain),
+      progress: site.progress,
+      estimatedTime: site.estimated_time,
+      sourceUrl: site.source_url,
+      targetDomain: site.subdomain ? `${site.subdomain}.${config.sitesDomain}` : null,
+      aiInstructions: site.ai_instructions,
+      customizations: site.customizations
+        ? (JSON.parse(site.customizations) as Record<string, unknown>)
+        : {},
+      isDemo: site.is_demo === 1,
+      error: site.error,
+      syncSchedule: site.sync_schedule,
+      liveVersionId: site.live_version_id,
+      createdAt: site.created_at,
+      updatedAt: site.updated_at,
+    };
+  }
+
+  /** The site if this user may see it: owners see theirs; a demo is visible to whoever has its id. */
+  async function visibleSite(user: UserRow | null, id: string): Promise<SiteRow> {
+    const site = await findSite(db, id);
+    if (!site) throw notFound(SITE_MESSAGES.notFound);
+    if (site.owner_id === null ? site.is_demo !== 1 : site.owner_id !== user?.id)
+      throw notFound(SITE_MESSAGES.notFound);
+    return site;
+  }
+
+  async function ownedSite(user: UserRow, id: string): Promise<SiteRow> {
+    const site = await findSite(db, id);
+    if (!site || site.owner_id !== user.id) throw notFound(SITE_MESSAGES.notFound);
+    return site;
+  }
+
+  async function chooseSubdomain(requested: string | null): Promise<string> {
+    if (requested) {
+      if (await isSubdomainTaken(db, requested)) throw conflict(SITE_MESSAGES.subdomainTaken);
+      return requested;
+    }
+    for (;;) {
+      const candidate = randomSubdomain();
+      if (!(await isSubdomainTaken(db, candidate))) return candidate;
+    }
+  }
+
+  /** Creates the version and queues its run, in that order, so a crash in between leaves a pending run to retry. */
+  async function startRun(siteId: string): Promise<void> {
+    const versionId = randomUUID();
+    const now = new Date().toISOString();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('site_versions')
+        .values({
+          id: versionId,
+          site_id: siteId,
+          number: await nextVersionNumber(trx, siteId),
+          status: 'pending',
+          manifest_hash: null,
+          error: null,
+          created_at: now,
+          finished_at: null,
+        })
+        .execute();
+      await trx
+        .updateTable('sites')
+        .set({
+          status: 'pending',
+          current_status: CLONE_STATUS_TEXTS.validating,
+          progress: 0,
+          estimated_time: null,
+          error: null,
+          current_version_id: versionId,
+          updated_at: now,
+        })
+        .where('id', '=', siteId)
+        .execute();
+    });
+    await deps.jobs.enqueue(deps.mirrorJob, { siteId, versionId });
+  }
+
+  return {
+    toRecord,
+
+    async createClone(
+      user: UserRow | null,
+      body: CloneRequestBody,
+      ip: string,
+    ): Promise<CloneRecord> {
+      const sourceUrl = normalizeSourceUrl(body.sourceUrl);
+      if (!sourceUrl) throw badRequest(SITE_MESSAGES.urlInvalid);
+      const wantsSubdomain = (body.targetDomain ?? '').trim() !== '';
+      const wantsInstructions = (body.aiInstructions ?? '').trim() !== '';
+      const paid = user !== null && isPaidPlan(user.plan);
+      if (wantsSubdomain && !paid) throw forbidden(SITE_MESSAGES.paidSubdomain);
+      if (wantsInstructions && !paid) throw forbidden(SITE_MESSAGES.paidInstructions);
+      const requested = parseSubdomain(body.targetDomain, config.sitesDomain);
+
+      if (user) {
+        const allowance = getPlan(user.plan).limits.mirrors;
+        if (allowance !== null && (await countOwnedSites(db, user.id)) >= allowance) {
+          throw forbidden(SITE_MESSAGES.mirrorLimit);
+        }
+      } else {
+        const hit = await deps.limiter.hit(`demo:ip:${ip}`, DEMO_RATE_LIMIT);
+        if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, SITE_MESSAGES.demoLimit);
+      }
+
+      const subdomain = await chooseSubdomain(requested);
+      const id = randomUUID();
+      const now = new Date();
+      try {
+        await db
+          .insertInto('sites')
+          .values({
+            id,
+            owner_id: user?.id ?? null,
+            is_demo: user ? 0 : 1,
+            source_url: sourceUrl,
+            subdomain,
+            status: 'pending',
+            current_status: CLONE_STATUS_TEXTS.validating,
+            ai_instructions: wantsInstructions ? body.aiInstructions!.trim() : null,
+            customizations:
+              body.customizations && Object.keys(body.customizations).length > 0
+                ? JSON.stringify(body.customizations)
+                : null,
+            demo_ip: user ? null : ip,
+            expires_at: user
+              ? null
+              : new Date(now.getTime() + DEMO_RETENTION_DAYS * DAY).toISOString(),
+            created_at: now.toISOString(),
+            updated_at: now.toISOString(),
+          })
+          .execute();
+      } catch (err) {
+        if (await isSubdomainTaken(db, subdomain)) throw conflict(SITE_MESSAGES.subdomainTaken);
+        throw err;
+      }
+      await startRun(id);
+      return toRecord((await findSite(db, id))!);
+    },
+
+    async status(user: UserRow | null, id: string) {
+      const record = toRecord(await visibleSite(user, id));
+      return {
+        id: record.id,
+        status: record.status,
+        currentStatus: record.currentStatus,
+        previewUrl: record.previewUrl,
+        progress: record.progress,
+        estimatedTime: record.estimatedTime,
+        error: record.error,
+      };
+    },
+
+    async get(user: UserRow, id: string): Promise<CloneRecord> {
+      return toRecord(await ownedSite(user, id));
+    },
+
+    async list(user: UserRow): Promise<CloneRecord[]> {
+      return (await listOwnedSites(db, user.id)).map(toRecord);
+    },
+
+    async remove(user: UserRow, id: string): Promise<void> {
+      const site = await ownedSite(user, id);
+      await db.deleteFrom('sites').where('id', '=', site.id).execute();
+      deps.onPublished(site.id);
+    },
+
+    async remirror(user: UserRow, id: string): Promise<CloneRecord> {
+      const site = await ownedSite(user, id);
+      if (RUNNING.has(site.status)) throw conflict(SITE_MESSAGES.busy);
+      await startRun(site.id);
+      return toRecord((await findSite(db, site.id))!);
+    },
+
+    async versions(user: UserRow, id: string): Promise<SiteVersion[]> {
+      const site = await ownedSite(user, id);
+      return (await listVersions(db, site.id)).map((v) => ({
+        id: v.id,
+        number: v.number,
+        status: v.status,
+        createdAt: v.created_at,
+        finishedAt: v.finished_at,
+        pages: v.pages,
+        assets: v.assets,
+        bytes: v.bytes,
+        failedUrls: v.failed_urls,
+        isLive: v.id === site.live_version_id,
+        error: v.error,
+      }));
+    },
+
+    /** Rollback (or forward): the live pointer moves to a completed version in one update. */
+    async publish(user: UserRow, id: string, versionId: string): Promise<CloneRecord> {
+      const site = await ownedSite(user, id);
+      const version = await findVersion(db, site.id, versionId);
+      if (!version) throw notFound('Version not found.');
+      if (version.status !== 'completed' || !version.manifest_hash) {
+        throw new AppError('version_not_ready', 409, 'Only a completed version can be published.');
+      }
+      await db
+        .updateTable('sites')
+        .set({ live_version_id: version.id, updated_at: new Date().toISOString() })
+        .where('id', '=', site.id)
+        .execute();
+      deps.onPublished(site.id);
+      return toRecord((await findSite(db, site.id))!);
+    },
+
+    async setSyncSchedule(user: UserRow, id: string, schedule: SyncSchedule): Promise<CloneRecord> {
+      const site = await ownedSite(user, id);
+      if (schedule !== 'off' && !isPaidPlan(user.plan)) {
+        throw forbidden('Scheduled sync is available on Mirror Pro and Mirror Agency.');
+      }
+      await db
+        .updateTable('sites')
+        .set({
+          sync_schedule: schedule,
+          next_sync_at:
+            schedule === 'off'
+              ? null
+              : new Date(Date.now() + SYNC_INTERVAL[schedule]).toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .where('id', '=', site.id)
+        .execute();
+      return toRecord((await findSite(db, site.id))!);
+    },
+
+    async liveManifestHash(user: UserRow, id: string): Promise<string> {
+      const site = await ownedSite(user, id);
+      const version = site.live_version_id
+        ? await findVersion(db, site.id, site.live_version_id)
+        : undefined;
+      if (!version?.manifest_hash)
+        throw new AppError('no_live_version', 409, 'This site has no completed mirror yet.');
+      return version.manifest_hash;
+    },
+
+    async analytics(
+      user: UserRow,
+      id: string,
+      period: AnalyticsPeriod,
+    ): Promise<AnalyticsResponse> {
+      const site = await ownedSite(user, id);
+      const days = Number(period.replace('d', ''));
+      const today = new Date();
+      const dates = Array.from({ length: days }, (_, i) => {
+        const d = new Date(
+          Date.UTC(
+            today.getUTCFullYear(),
+            today.getUTCMonth(),
+            today.getUTCDate() - (days - 1 - i),
+          ),
+        );
+        return d.toISOString().slice(0, 10);
+      });
+      const rows = await db
+        .selectFrom('site_visits')
+        .selectAll()
+        .where('site_id', '=', site.id)
+        .where('day', '>=', dates[0]!)
+        .execute();
+      const byDay = new Map(rows.map((r) => [r.day, r]));
+      const series = dates.map((date) => ({
+        date,
+        visits: byDay.get(date)?.visits ?? 0,
+        pageViews: byDay.get(date)?.page_views ?? 0,
+      }));
+      return {
+        period,
+        days: series,
+        totals: {
+          visits: series.reduce((s, d) => s + d.visits, 0),
+          pageViews: series.reduce((s, d) => s + d.pageViews, 0),
+        },
+      };
+    },
+
+    /** Periodic upkeep: drop unclaimed demos past their time, start scheduled syncs that are due. */
+    async runMaintenance(now = new Date()): Promise<{ expired: number; synced: number }> {
+      const expired = await db
+        .deleteFrom('sites')
+        .where('owner_id', 'is', null)
+        .where('expires_at', '<=', now.toISOString())
+        .returning('id')
+        .execute();
+      expired.forEach((row) => deps.onPublished(row.id));
+      const due = await db
+        .selectFrom('sites')
+        .select(['id', 'sync_schedule'])
+        .where('sync_schedule', '!=', 'off')
+        .where('next_sync_at', '<=', now.toISOString())
+        .where('status', 'not in', [...RUNNING] as SiteRow['status'][])
+        .execute();
+      for (const site of due) {
+        const interval = SYNC_INTERVAL[site.sync_schedule as Exclude<SyncSchedule, 'off'>];
+        await db
+          .updateTable('sites')
+          .set({ next_sync_at: new Date(now.getTime() + interval).toISOString() })
+          .where('id', '=', site.id)
+          .execute();
+        await startRun(site.id);
+      }
+      return { expired: expired.length, synced: due.length };
+    },
+  };
+}
+
+export type SitesService = ReturnType<typeof createSitesService>;

@@ -29,7 +29,7 @@ const PG_INT8_OID = 20;
 
 export async function openDatabase(config: Config['database']): Promise<DatabaseHandle> {
   const handle = config.kind === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, config.kind === 'postgres' ? config.schema : undefined);
   return handle;
 }
 
@@ -92,8 +92,17 @@ async function openPostgres(
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * `schema`: the PostgreSQL schema the app uses, when not the default. Kysely looks for its own
+ * bookkeeping tables by name, so without it a migration table in another schema would be mistaken
+ * for ours.
+ */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

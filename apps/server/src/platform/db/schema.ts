@@ -69,6 +69,68 @@ export interface SitesTable {
   status: ColumnType<SiteStatus, SiteStatus | undefined, SiteStatus>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  ai_instructions: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON object. */
+  customizations: ColumnType<string | null, string | null | undefined, string | null>;
+  current_status: ColumnType<string | null, string | null | undefined, string | null>;
+  error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The version the sites host serves; switched in one update when a run succeeds or on rollback. */
+  live_version_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The version the current (or last) run produces. */
+  current_version_id: ColumnType<string | null, string | null | undefined, string | null>;
+  demo_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  progress: ColumnType<number, number | undefined, number>;
+  estimated_time: ColumnType<number | null, number | null | undefined, number | null>;
+  sync_schedule: ColumnType<
+    'off' | 'daily' | 'weekly',
+    'off' | 'daily' | 'weekly' | undefined,
+    'off' | 'daily' | 'weekly'
+  >;
+  next_sync_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Demo sites not claimed by then are deleted. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+export interface SiteVersionsTable {
+  id: string;
+  site_id: string;
+  number: number;
+  status: SiteStatus;
+  /** Blob holding the engine manifest (JSON) once the run completed. */
+  manifest_hash: string | null;
+  pages: ColumnType<number, number | undefined, number>;
+  assets: ColumnType<number, number | undefined, number>;
+  bytes: ColumnType<number, number | undefined, number>;
+  failed_urls: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  name: string;
+  /** JSON. */
+  payload: string;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: Timestamp;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SiteVisitsTable {
+  site_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  visits: number;
+  page_views: number;
 }
 
 export interface Database {
@@ -78,6 +140,9 @@ export interface Database {
   rate_limits: RateLimitsTable;
   login_throttle: LoginThrottleTable;
   sites: SitesTable;
+  site_versions: SiteVersionsTable;
+  jobs: JobsTable;
+  site_visits: SiteVisitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

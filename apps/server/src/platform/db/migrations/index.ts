@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-users-sessions.js';
 import * as m0002 from './0002-accounts.js';
 import * as m0003 from './0003-user-settings.js';
+import * as m0004 from './0004-sites-versions-jobs.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0001-users-sessions': m0001,
   '0002-accounts': m0002,
   '0003-user-settings': m0003,
+  '0004-sites-versions-jobs': m0004,
 };

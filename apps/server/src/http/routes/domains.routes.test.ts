@@ -1,0 +1,427 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const SERVICE_ENV = {
+  MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
+  MIRROR_RENDER: 'never',
+  RATE_LIMIT_FACTOR: '20',
+};
+
+async function setup(env: Record<string, string> = {}) {
+  const site = await startFixtureSite();
+  const t = await createTestApp({ ...SERVICE_ENV, ...env });
+  cleanups.push(
+    () => site.close(),
+    () => t.close(),
+  );
+  return { site, t };
+}
+
+async function signUp(
+  t: TestApp,
+  email = `u${Math.random().toString(36).slice(2)}@example.com`,
+  plan?: 'pro' | 'agency',
+) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { name: 'Site Owner', email, password: 'a long password' },
+  });
+  const body = res.json();
+  if (plan)
+    await t.app.database.db
+      .updateTable('users')
+      .set({ plan })
+      .where('id', '=', body.user.id)
+      .execute();
+  return {
+    token: body.token as string,
+    userId: body.user.id as string,
+    headers: { authorization: `Bearer ${body.token}` },
+  };
+}
+
+async function clone(
+  t: TestApp,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return t.app.inject({ method: 'POST', url: '/api/domains/clone', payload, headers });
+}
+
+type Status = {
+  status: string;
+  progress: number;
+  currentStatus: string;
+  previewUrl: string;
+  error: string | null;
+};
+
+/** Polls the status like the web app does, collecting every reading until the run ends. */
+async function pollToEnd(
+  t: TestApp,
+  id: string,
+  headers: Record<string, string> = {},
+): Promise<Status[]> {
+  const readings: Status[] = [];
+  await waitFor(async () => {
+    const res = await t.app.inject({ url: `/api/domains/clone/${id}/status`, headers });
+    const reading = res.json() as Status;
+    readings.push(reading);
+    return reading.status === 'completed' || reading.status === 'failed' ? true : undefined;
+  }, 60_000);
+  return readings;
+}
+
+async function fromSite(t: TestApp, previewUrl: string, pathname = '/') {
+  const host = new URL(previewUrl).host;
+  return t.app.inject({ url: pathname, headers: { host } });
+}
+
+describe('mirroring as a service', () => {
+  it('mirrors a visitor demo and serves it on its subdomain', async () => {
+    const { site, t } = await setup();
+    const res = await clone(t, { sourceUrl: site.url, isDemo: true });
+    expect(res.statusCode).toBe(201);
+    const record = res.json();
+    expect(record).toMatchObject({
+      isDemo: true,
+      status: 'pending',
+      sourceUrl: site.url,
+      progress: 0,
+    });
+    expect(record.previewUrl).toMatch(/^http:\/\/[a-z]+-[a-z]+-\d{4}\.localhost(:\d+)?\/$/);
+
+    const readings = await pollToEnd(t, record.id);
+    const last = readings[readings.length - 1]!;
+    expect(last).toMatchObject({
+      status: 'completed',
+      currentStatus: 'mirror created successfully',
+      progress: 1,
+    });
+    const progress = readings.map((r) => r.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const order = ['pending', 'processing', 'completing', 'completed'];
+    const statuses = readings.map((r) => order.indexOf(r.status));
+    expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
+
+    const page = await fromSite(t, record.previewUrl);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Version 1 /');
+    expect(page.headers['content-type']).toContain('text/html');
+    expect((await fromSite(t, record.previewUrl, '/page-2.html')).body).toContain(
+      'Version 1 /page-2.html',
+    );
+    // The app's own security headers and API never appear on a tenant host.
+    expect(page.headers['content-security-policy']).toBeUndefined();
+    expect((await fromSite(t, record.previewUrl, '/api/health')).statusCode).toBe(404);
+  });
+
+  it('refuses what the plan does not include, with clear messages, and changes nothing', async () => {
+    const { site, t } = await setup();
+    const guestSub = await clone(t, { sourceUrl: site.url, targetDomain: 'mine' });
+    expect(guestSub.statusCode).toBe(403);
+    expect(guestSub.json()).toEqual({
+      message: 'Custom subdomains are available on Mirror Pro and Mirror Agency.',
+    });
+    const free = await signUp(t);
+    const freeAi = await clone(
+      t,
+      { sourceUrl: site.url, aiInstructions: 'make it blue' },
+      free.headers,
+    );
+    expect(freeAi.json()).toEqual({
+      message: 'AI instructions are available on Mirror Pro and Mirror Agency.',
+    });
+    expect((await clone(t, { sourceUrl: 'not a url' }, free.headers)).statusCode).toBe(400);
+    expect((await clone(t, { sourceUrl: site.url }, free.headers)).statusCode).toBe(201);
+    const second = await clone(t, { sourceUrl: site.url }, free.headers);
+    expect(second.statusCode).toBe(403);
+    expect(second.json()).toEqual({
+      message: "You have reached your plan's mirror limit. Upgrade to mirror more websites.",
+    });
+
+    const pro = await signUp(t, undefined, 'pro');
+    const reserved = await clone(t, { sourceUrl: site.url, targetDomain: 'admin' }, pro.headers);
+    expect(reserved.json()).toEqual({
+      message: 'This subdomain is reserved. Please choose another one.',
+    });
+    const bad = await clone(t, { sourceUrl: site.url, targetDomain: '-nope-' }, pro.headers);
+    expect(bad.statusCode).toBe(400);
+    const ok = await clone(
+      t,
+      { sourceUrl: site.url, targetDomain: 'bakery.localhost', aiInstructions: 'warmer tone' },
+      pro.headers,
+    );
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toMatchObject({
+      targetDomain: 'bakery.localhost',
+      aiInstructions: 'warmer tone',
+    });
+    const taken = await clone(t, { sourceUrl: site.url, targetDomain: 'bakery' }, pro.headers);
+    expect(taken.statusCode).toBe(409);
+    const sites = await t.app.database.db.selectFrom('sites').select('id').execute();
+    expect(sites).toHaveLength(2);
+  });
+
+  it("answers 404 for another user's site and lists only your own", async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const other = await signUp(t);
+    const { id } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
+    for (const [method, url] of [
+      ['GET', `/api/domains/clone/${id}`],
+      ['GET', `/api/domains/clone/${id}/status`],
+      ['GET', `/api/domains/clone/${id}/versions`],
+      ['POST', `/api/domains/clone/${id}/remirror`],
+      ['DELETE', `/api/domains/clone/${id}`],
+      ['GET', `/api/domains/${id}/analytics`],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: other.headers });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect(
+      (await t.app.inject({ url: '/api/domains/clones', headers: other.headers })).json(),
+    ).toEqual([]);
+    expect(
+      (await t.app.inject({ url: '/api/domains', headers: owner.headers })).json().sites,
+    ).toHaveLength(1);
+    expect((await t.app.inject({ url: '/api/domains/clones' })).statusCode).toBe(401);
+  });
+
+  it('keeps versions, re-mirrors, rolls back, and exports a zip that serves the same pages', async () => {
+    const { site, t } = await setup();
+    const pro = await signUp(t, undefined, 'pro');
+    const { id, previewUrl } = (await clone(t, { sourceUrl: site.url }, pro.headers)).json();
+    await pollToEnd(t, id, pro.headers);
+    site.version = 2;
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/remirror`,
+      headers: pro.headers,
+    });
+    expect(again.statusCode).toBe(202);
+    const busy = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/remirror`,
+      headers: pro.headers,
+    });
+    expect(busy.statusCode).toBe(409);
+    await pollToEnd(t, id, pro.headers);
+    await waitFor(async () =>
+      (await fromSite(t, previewUrl)).body.includes('Version 2') ? true : undefined,
+    );
+
+    const versions = (
+      await t.app.inject({ url: `/api/domains/clone/${id}/versions`, headers: pro.headers })
+    ).json();
+    expect(versions.map((v: { number: number; isLive: boolean }) => [v.number, v.isLive])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
+    const rollback = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/versions/${versions[1].id}/publish`,
+      headers: pro.headers,
+    });
+    expect(rollback.statusCode).toBe(200);
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1');
+
+    const zip = await t.app.inject({
+      url: `/api/domains/clone/${id}/export.zip`,
+      headers: pro.headers,
+    });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zip-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(dir, 'site.zip'), zip.rawPayload);
+    execFileSync('python3', [
+      '-c',
+      'import sys,zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+      path.join(dir, 'site.zip'),
+      path.join(dir, 'out'),
+    ]);
+    expect(fs.readFileSync(path.join(dir, 'out', 'index.html'), 'utf8')).toContain('Version 1 /');
+    expect(fs.readFileSync(path.join(dir, 'out', 'page-2.html'), 'utf8')).toContain(
+      'Version 1 /page-2.html',
+    );
+    expect(fs.existsSync(path.join(dir, 'out', 'style.css'))).toBe(true);
+  });
+
+  it('counts visits and answers analytics for 7, 30 and 90 days', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const { id, previewUrl } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
+    await pollToEnd(t, id, owner.headers);
+    await fromSite(t, previewUrl);
+    await t.app.inject({
+      url: '/page-1.html',
+      headers: { host: new URL(previewUrl).host, referer: previewUrl },
+    });
+    await t.app.inject({ url: '/style.css', headers: { host: new URL(previewUrl).host } });
+    await t.app.close();
+    const reopened = await createTestApp({
+      ...SERVICE_ENV,
+      DATA_DIR: t.config.dataDir,
+      ...(t.config.database.kind === 'postgres'
+        ? { DATABASE_SCHEMA: t.config.database.schema! }
+        : {}),
+    });
+    cleanups.push(() => reopened.close());
+    const res = await reopened.app.inject({
+      url: `/api/domains/${id}/analytics?period=30d`,
+      headers: owner.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.days).toHaveLength(30);
+    expect(body.totals).toEqual({ visits: 1, pageViews: 2 });
+    expect(
+      (
+        await reopened.app.inject({
+          url: `/api/domains/${id}/analytics?period=1y`,
+          headers: owner.headers,
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('deletes a site and stops serving it', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const { id, previewUrl } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
+    await pollToEnd(t, id, owner.headers);
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/domains/clone/${id}`,
+      headers: owner.headers,
+    });
+    expect(del.statusCode).toBe(200);
+    expect((await fromSite(t, previewUrl)).body).toContain('No site here');
+  });
+});
+
+describe('a killed process', () => {
+  const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+  function startServer(dataDir: string, schema: string | undefined) {
+    const child = spawn(
+      process.execPath,
+      ['--conditions', 'source', '--import', 'tsx', 'src/main.ts'],
+      {
+        cwd: serverRoot,
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATA_DIR: dataDir,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          LOG_LEVEL: 'info',
+          JOB_LEASE_MS: '2000',
+          ...SERVICE_ENV,
+          ...(process.env.DATABASE_URL
+            ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema! }
+            : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const port = waitFor(
+      () => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1],
+      20_000,
+    );
+    return { child, port, output: () => out };
+  }
+
+  it('picks the job up again after a restart, serving the previous version meanwhile', async () => {
+    const site: FixtureSite = await startFixtureSite(20);
+    cleanups.push(() => site.close());
+    const t = await createTestApp({ ...SERVICE_ENV });
+    const dataDir = t.config.dataDir;
+    const schema = t.config.database.kind === 'postgres' ? t.config.database.schema : undefined;
+    const owner = await signUp(t);
+    const { id, previewUrl } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
+    await pollToEnd(t, id, owner.headers);
+    await t.app.close();
+    cleanups.push(() => t.close());
+
+    // Version 2 is slow to fetch: kill the server while it is being mirrored.
+    site.version = 2;
+    site.delayMs = 150;
+    const first = startServer(dataDir, schema);
+    const port = await first.port;
+    const base = `http://127.0.0.1:${port}`;
+    const api = (p: string, init: RequestInit = {}) =>
+      fetch(`${base}${p}`, {
+        ...init,
+        headers: { ...owner.headers, ...init.headers },
+      });
+    const siteHost = new URL(previewUrl).hostname;
+    // fetch() drops a Host header; node:http sends it, as a browser on {sub}.localhost would.
+    const servedPage = async (child: { port: Promise<string> }) => {
+      const port = Number(await child.port);
+      return new Promise<string>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/', headers: { host: siteHost } }, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve(body));
+          })
+          .on('error', reject);
+      });
+    };
+    expect((await api(`/api/domains/clone/${id}/remirror`, { method: 'POST' })).status).toBe(202);
+    await waitFor(
+      async () =>
+        ((await (await api(`/api/domains/clone/${id}/status`)).json()) as { status: string })
+          .status === 'processing'
+          ? true
+          : undefined,
+      20_000,
+    );
+    await waitFor(() => (site.requests > 8 ? true : undefined), 20_000);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    site.delayMs = 0;
+    const second = startServer(dataDir, schema);
+    cleanups.push(() => void second.child.kill('SIGTERM'));
+    expect(await servedPage(second)).toContain('Version 1');
+    const secondApi = async <T>(p: string) =>
+      (await (
+        await fetch(`http://127.0.0.1:${await second.port}${p}`, { headers: owner.headers })
+      ).json()) as T;
+    await waitFor(
+      async () =>
+        (await secondApi<{ status: string }>(`/api/domains/clone/${id}/status`)).status ===
+        'completed'
+          ? true
+          : undefined,
+      40_000,
+    );
+    expect(await servedPage(second)).toContain('Version 2');
+    const versions = await secondApi<{ number: number; status: string }[]>(
+      `/api/domains/clone/${id}/versions`,
+    );
+    expect(versions.map((v: { number: number; status: string }) => [v.number, v.status])).toEqual([
+      [2, 'completed'],
+      [1, 'completed'],
+    ]);
+  }, 90_000);
+});

@@ -1,0 +1,245 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  AnalyticsQuery,
+  AnalyticsResponse,
+  CloneRecord,
+  CloneRequestBody,
+  CloneStatusResponse,
+  MessageResponse,
+  SiteIdParams,
+  SiteVersion,
+  UpdateSiteBody,
+  VersionParams,
+} from '@mirror/contract';
+import { exportStatic, readBlob, type Manifest } from '@mirror/engine';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import yazl from 'yazl';
+import { z } from 'zod';
+import { optionalAuth, requireAuth } from '../authenticate.js';
+
+const bearer = [{ bearer: [] }];
+const tags = ['sites'];
+
+/** Adds every file under `dir` to the zip, with paths relative to it. */
+function addFolder(zip: yazl.ZipFile, dir: string, prefix = ''): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) addFolder(zip, full, name);
+    else zip.addFile(full, name);
+  }
+}
+
+export const domainsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const sites = app.sitesService;
+
+  app.post(
+    '/clone',
+    {
+      schema: {
+        tags,
+        summary: 'Mirror a website (visitors get a demo mirror)',
+        body: CloneRequestBody,
+        response: { 201: CloneRecord },
+      },
+    },
+    async (request, reply) => {
+      const auth = await optionalAuth(request);
+      return reply
+        .status(201)
+        .send(await sites.createClone(auth?.user ?? null, request.body, request.ip));
+    },
+  );
+
+  app.get(
+    '/clone/:id/status',
+    {
+      schema: {
+        tags,
+        summary: 'Progress of a mirror',
+        params: SiteIdParams,
+        response: { 200: CloneStatusResponse },
+      },
+    },
+    async (request) => sites.status((await optionalAuth(request))?.user ?? null, request.params.id),
+  );
+
+  app.get(
+    '/clones',
+    {
+      schema: {
+        tags,
+        summary: 'Your mirrored sites',
+        security: bearer,
+        response: { 200: z.array(CloneRecord) },
+      },
+    },
+    async (request) => sites.list((await requireAuth(request)).user),
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'Your sites and domains',
+        security: bearer,
+        response: { 200: z.object({ sites: z.array(CloneRecord), domains: z.array(z.unknown()) }) },
+      },
+    },
+    async (request) => ({
+      sites: await sites.list((await requireAuth(request)).user),
+      domains: [],
+    }),
+  );
+
+  app.get(
+    '/clone/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One of your sites',
+        security: bearer,
+        params: SiteIdParams,
+        response: { 200: CloneRecord },
+      },
+    },
+    async (request) => sites.get((await requireAuth(request)).user, request.params.id),
+  );
+
+  app.put(
+    '/clone/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change the sync schedule of a site',
+        security: bearer,
+        params: SiteIdParams,
+        body: UpdateSiteBody,
+        response: { 200: CloneRecord },
+      },
+    },
+    async (request) =>
+      sites.setSyncSchedule(
+        (await requireAuth(request)).user,
+        request.params.id,
+        request.body.syncSchedule,
+      ),
+  );
+
+  app.delete(
+    '/clone/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a site',
+        security: bearer,
+        params: SiteIdParams,
+        response: { 200: MessageResponse },
+      },
+    },
+    async (request) => {
+      await sites.remove((await requireAuth(request)).user, request.params.id);
+      return { success: true, message: 'Site deleted.' };
+    },
+  );
+
+  app.post(
+    '/clone/:id/remirror',
+    {
+      schema: {
+        tags,
+        summary: 'Mirror the site again',
+        security: bearer,
+        params: SiteIdParams,
+        response: { 202: CloneRecord },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(await sites.remirror((await requireAuth(request)).user, request.params.id)),
+  );
+
+  app.get(
+    '/clone/:id/versions',
+    {
+      schema: {
+        tags,
+        summary: 'Versions of a site, newest first',
+        security: bearer,
+        params: SiteIdParams,
+        response: { 200: z.array(SiteVersion) },
+      },
+    },
+    async (request) => sites.versions((await requireAuth(request)).user, request.params.id),
+  );
+
+  app.post(
+    '/clone/:id/versions/:versionId/publish',
+    {
+      schema: {
+        tags,
+        summary: 'Serve this version (rollback)',
+        security: bearer,
+        params: VersionParams,
+        response: { 200: CloneRecord },
+      },
+    },
+    async (request) =>
+      sites.publish((await requireAuth(request)).user, request.params.id, request.params.versionId),
+  );
+
+  app.get(
+    '/clone/:id/export.zip',
+    {
+      schema: {
+        tags,
+        summary: 'The live version as a static folder (zip)',
+        security: bearer,
+        params: SiteIdParams,
+      },
+    },
+    async (request, reply) => {
+      const hash = await sites.liveManifestHash(
+        (await requireAuth(request)).user,
+        request.params.id,
+      );
+      const manifest = JSON.parse((await readBlob(app.blobs, hash)).toString('utf8')) as Manifest;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-export-'));
+      try {
+        await exportStatic(manifest, app.blobs, dir);
+      } catch (err) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+      const zip = new yazl.ZipFile();
+      addFolder(zip, dir);
+      zip.end();
+      zip.outputStream.on('end', () => fs.rmSync(dir, { recursive: true, force: true }));
+      zip.outputStream.on('error', () => fs.rmSync(dir, { recursive: true, force: true }));
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="site-${request.params.id}.zip"`)
+        .send(zip.outputStream);
+    },
+  );
+
+  app.get(
+    '/:id/analytics',
+    {
+      schema: {
+        tags,
+        summary: 'Daily visits and page views',
+        security: bearer,
+        params: SiteIdParams,
+        querystring: AnalyticsQuery,
+        response: { 200: AnalyticsResponse },
+      },
+    },
+    async (request) =>
+      sites.analytics((await requireAuth(request)).user, request.params.id, request.query.period),
+  );
+};

@@ -1,0 +1,188 @@
+import {
+  CLONE_STATUS_TEXTS,
+  DEMO_MIRROR_LIMITS,
+  PLAN_MIRROR_LIMITS,
+  type MirrorLimits,
+  type PlanId,
+} from '@mirror/contract';
+import {
+  mirror,
+  MirrorError,
+  type BlobStore,
+  type Manifest,
+  type ProgressEvent,
+} from '@mirror/engine';
+import { z } from 'zod';
+import type { Config } from '../../config/env.js';
+import type { Db } from '../../platform/db/database.js';
+import type { SiteStatus } from '../../platform/db/schema.js';
+import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
+import { findSite, findVersion, updateRunState } from './sites.repository.js';
+import { loadManifest, saveManifest } from './manifests.js';
+
+const MirrorSitePayload = z.object({ siteId: z.string(), versionId: z.string() });
+export type MirrorSitePayload = z.infer<typeof MirrorSitePayload>;
+
+export interface MirrorSiteDeps {
+  db: Db;
+  blobs: BlobStore;
+  config: Config;
+  /** Tells the sites host that a site's live version changed. */
+  onPublished(siteId: string): void;
+}
+
+/** What the run is doing, as the API reports it (SPEC §4 texts). */
+function describe(event: ProgressEvent): { status: SiteStatus; text: string } {
+  switch (event.phase) {
+    case 'rendering':
+      return { status: 'processing', text: CLONE_STATUS_TEXTS.processing };
+    case 'rewriting':
+      return { status: 'completing', text: CLONE_STATUS_TEXTS.finalizing };
+    case 'finalizing':
+    case 'done':
+      return { status: 'completing', text: CLONE_STATUS_TEXTS.generating };
+    default:
+      return { status: 'processing', text: CLONE_STATUS_TEXTS.cloning };
+  }
+}
+
+function limitsFor(plan: PlanId | null): MirrorLimits {
+  return plan ? PLAN_MIRROR_LIMITS[plan] : DEMO_MIRROR_LIMITS;
+}
+
+/**
+ * One mirror run: the engine writes blobs and a manifest; the version becomes live in one update
+ * when the run succeeds. A failed or killed run leaves what is served untouched; a killed run's job
+ * is picked up again and starts the version over (blobs already stored are not downloaded twice).
+ */
+export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorSitePayload> {
+  const { db, blobs, config } = deps;
+  return defineJob({
+    name: 'mirror-site',
+    payload: MirrorSitePayload,
+    maxAttempts: 3,
+    backoffMs: 5_000,
+    async handle({ siteId, versionId }, context) {
+      const site = await findSite(db, siteId);
+      const version = site ? await findVersion(db, siteId, versionId) : undefined;
+      if (!site || !version || version.status === 'completed') return;
+      const owner = site.owner_id
+        ? await db
+            .selectFrom('users')
+            .select('plan')
+            .where('id', '=', site.owner_id)
+            .executeTakeFirst()
+        : undefined;
+      const limits = limitsFor(owner?.plan ?? null);
+
+      await db
+        .updateTable('site_versions')
+        .set({ status: 'processing', error: null })
+        .where('id', '=', versionId)
+        .execute();
+      let progress = 0.05;
+      await updateRunState(db, siteId, {
+        status: 'processing',
+        current_status: CLONE_STATUS_TEXTS.starting,
+        progress,
+        estimated_time: null,
+        error: null,
+      });
+
+      // Progress writes are throttled and chained, so they never overlap or arrive out of order.
+      let writes = Promise.resolve();
+      let lastWrite = 0;
+      const onProgress = (event: ProgressEvent) => {
+        progress = Math.max(progress, Math.min(0.97, 0.05 + 0.92 * event.progress));
+        const now = Date.now();
+        if (now - lastWrite < 1_000) return;
+        lastWrite = now;
+        const { status, text } = describe(event);
+        const snapshot = {
+          status,
+          current_status: text,
+          progress,
+          estimated_time: event.estimatedTime,
+        };
+        writes = writes
+          .then(() => updateRunState(db, siteId, snapshot))
+          .catch((err: unknown) => {
+            context.log.warn({ err }, 'progress update failed');
+          });
+      };
+
+      const previous = site.live_version_id
+        ? await loadManifest(db, blobs, site.live_version_id)
+        : undefined;
+      let manifest: Manifest;
+      try {
+        manifest = await mirror({
+          url: site.source_url,
+          store: blobs,
+          allowPrivateNetworks: config.mirror.allowPrivateNetworks,
+          render: config.mirror.render,
+          chromiumPath: config.mirror.chromiumPath,
+          maxPages: limits.maxPages,
+          maxBytes: limits.maxBytes,
+          maxTimeMs: limits.maxTimeMs,
+          maxFileBytes: limits.maxFileBytes,
+          signal: context.signal,
+          onProgress,
+          ...(previous ? { previous } : {}),
+        });
+      } catch (err) {
+        await writes;
+        if (context.signal.aborted) throw err;
+        const permanent = err instanceof MirrorError || context.attempt >= 3;
+        if (!permanent) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        await db
+          .updateTable('site_versions')
+          .set({ status: 'failed', error: message, finished_at: new Date().toISOString() })
+          .where('id', '=', versionId)
+          .execute();
+        await updateRunState(db, siteId, {
+          status: 'failed',
+          current_status: CLONE_STATUS_TEXTS.failed,
+          progress,
+          estimated_time: null,
+          error: message,
+        });
+        return;
+      }
+      await writes;
+
+      const manifestHash = await saveManifest(blobs, manifest);
+      const finishedAt = new Date().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('site_versions')
+          .set({
+            status: 'completed',
+            manifest_hash: manifestHash,
+            pages: manifest.stats.pages,
+            assets: manifest.stats.assets,
+            bytes: manifest.stats.bytes,
+            failed_urls: manifest.failures.length,
+            finished_at: finishedAt,
+          })
+          .where('id', '=', versionId)
+          .execute();
+        await trx
+          .updateTable('sites')
+          .set({
+            live_version_id: versionId,
+            status: 'completed',
+            current_status: CLONE_STATUS_TEXTS.completed,
+            progress: 1,
+            estimated_time: 0,
+            error: null,
+            updated_at: finishedAt,
+          })
+          .where('id', '=', siteId)
+          .execute();
+      });
+      deps.onPublished(siteId);
+    },
+  });
+}

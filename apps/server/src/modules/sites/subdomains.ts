@@ -1,0 +1,76 @@
+import { randomInt } from 'node:crypto';
+import { RESERVED_SUBDOMAINS, SITE_MESSAGES, SUBDOMAIN_PATTERN } from '@mirror/contract';
+import { badRequest } from '../../http/app-error.js';
+
+const ADJECTIVES = [
+  'amber',
+  'bright',
+  'calm',
+  'crisp',
+  'eager',
+  'fair',
+  'gentle',
+  'golden',
+  'happy',
+  'keen',
+  'lucky',
+  'mellow',
+  'nimble',
+  'proud',
+  'quick',
+  'quiet',
+  'rapid',
+  'silver',
+  'steady',
+  'sunny',
+  'swift',
+  'tidy',
+  'vivid',
+  'warm',
+  'wise',
+];
+const NOUNS = [
+  'brook',
+  'canyon',
+  'cedar',
+  'cloud',
+  'comet',
+  'delta',
+  'falcon',
+  'fern',
+  'harbor',
+  'island',
+  'lagoon',
+  'maple',
+  'meadow',
+  'orchid',
+  'otter',
+  'pine',
+  'prairie',
+  'reef',
+  'river',
+  'sparrow',
+  'summit',
+  'tiger',
+  'valley',
+  'willow',
+  'zephyr',
+];
+
+/** A readable random subdomain such as `swift-harbor-4821`. */
+export function randomSubdomain(): string {
+  return `${ADJECTIVES[randomInt(ADJECTIVES.length)]}-${NOUNS[randomInt(NOUNS.length)]}-${randomInt(1000, 10000)}`;
+}
+
+/**
+ * A requested subdomain, given as a label (`shop`) or a full host (`shop.{sitesDomain}`): lower-cased
+ * and checked against the DNS label rules and the reserved names. Blank means "choose one".
+ */
+export function parseSubdomain(input: string | undefined, sitesDomain: string): string | null {
+  const raw = (input ?? '').trim().toLowerCase().replace(/\.$/, '');
+  if (raw === '') return null;
+  const label = raw.endsWith(`.${sitesDomain}`) ? raw.slice(0, -(sitesDomain.length + 1)) : raw;
+  if (!SUBDOMAIN_PATTERN.test(label)) throw badRequest(SITE_MESSAGES.subdomainInvalid);
+  if (RESERVED_SUBDOMAINS.includes(label)) throw badRequest(SITE_MESSAGES.subdomainReserved);
+  return label;
+}

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+
+/**
+ * A job: a name, a zod payload, its retry policy, and a handler. Definitions know nothing about
+ * where jobs are stored; a provider (the local table today, BullMQ at scale) runs them.
+ */
+export interface JobDefinition<P> {
+  name: string;
+  payload: z.ZodType<P>;
+  /** Tries in all, including the first. */
+  maxAttempts: number;
+  /** Wait before the second try; doubled for each try after that (with jitter). */
+  backoffMs: number;
+  handle(payload: P, context: JobContext): Promise<void>;
+}
+
+export interface JobContext {
+  jobId: string;
+  attempt: number;
+  /** Aborted when the process drains on shutdown: stop soon; the job is tried again later. */
+  signal: AbortSignal;
+  log: FastifyBaseLogger;
+}
+
+export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
+  return definition;
+}
+
+/** Thrown by a handler when trying again cannot help (bad input, a refused address). */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface EnqueueOptions {
+  /** Run no earlier than this. */
+  runAt?: Date;
+}
+
+export interface JobQueue {
+  register<P>(definition: JobDefinition<P>): void;
+  enqueue<P>(definition: JobDefinition<P>, payload: P, options?: EnqueueOptions): Promise<string>;
+  start(): void;
+  /** Stops taking jobs, lets running ones finish for `graceMs`, then aborts and requeues them. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function retryDelayMs(definition: { backoffMs: number }, attempt: number): number {
+  return Math.round(
+    definition.backoffMs * 2 ** Math.max(0, attempt - 1) * (0.75 + Math.random() * 0.5),
+  );
+}

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import { PermanentJobError, retryDelayMs, type JobDefinition, type JobQueue } from './job.js';
+
+export interface LocalJobQueueOptions {
+  db: Db;
+  log: FastifyBaseLogger;
+  concurrency: number;
+  /** A claimed job is this process's while its lease is renewed; a dead process's lease runs out. */
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+/**
+ * Jobs in the database, run in this process. A claim is a conditional update, so two processes on
+ * one database never run the same job; a running job renews its lease, and a job whose process
+ * died (lease expired) goes back to the queue and runs again.
+ */
+export function createLocalJobQueue(
+  options: LocalJobQueueOptions,
+): JobQueue & { idle(): Promise<void> } {
+  const { db, log } = options;
+  const leaseMs = options.leaseMs ?? 15_000;
+  const pollMs = options.pollMs ?? 500;
+  const workerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const definitions = new Map<string, JobDefinition<unknown>>();
+  const running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  let timer: NodeJS.Timeout | null = null;
+  let stopping = false;
+  let pumping = false;
+  let idleWaiters: (() => void)[] = [];
+
+  const now = () => new Date().toISOString();
+  const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+  async function requeueExpired(): Promise<void> {
+    await db
+      .updateTable('jobs')
+      .set({ status: 'queued', locked_by: null, locked_until: null, updated_at: now() })
+      .where('status', '=', 'running')
+      .where('locked_until', '<', now())
+      .execute();
+  }
+
+  async function claim() {
+    const candidates = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'queued')
+      .where('run_at', '<=', now())
+      .where('name', 'in', [...definitions.keys()])
+      .orderBy('run_at')
+      .limit(5)
+      .execute();
+    for (const { id } of candidates) {
+      const job = await db
+        .updateTable('jobs')
+        .set((eb) => ({
+          status: 'running',
+          locked_by: workerId,
+          locked_until: later(leaseMs),
+          attempts: eb('attempts', '+', 1),
+          updated_at: now(),
+        }))
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .returningAll()
+        .executeTakeFirst();
+      if (job) return job;
+    }
+    return undefined;
+  }
+
+  async function run(
+    job: NonNullable<Awaited<ReturnType<typeof claim>>>,
+    abort: AbortController,
+  ): Promise<void> {
+    const definition = definitions.get(job.name)!;
+    const heartbeat = setInterval(
+      () => {
+        void db
+          .updateTable('jobs')
+          .set({ locked_until: later(leaseMs) })
+          .where('id', '=', job.id)
+          .where('locked_by', '=', workerId)
+          .execute()
+          .catch((err: unknown) =>
+            log.error({ err, jobId: job.id }, 'renewing a job lease failed'),
+          );
+      },
+      Math.max(250, Math.floor(leaseMs / 3)),
+    );
+    const jobLog = log.child({ jobId: job.id, job: job.name, attempt: job.attempts });
+    try {
+      const payload = definition.payload.parse(JSON.parse(job.payload));
+      await definition.handle(payload, {
+        jobId: job.id,
+        attempt: job.attempts,
+        signal: abort.signal,
+        log: jobLog,
+      });
+      await db
+        .updateTable('jobs')
+        .set({
+          status: 'done',
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          updated_at: now(),
+        })
+        .where('id', '=', job.id)
+        .execute();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (abort.signal.aborted) {
+        // Draining: give the job back untouched (this try does not count).
+        await db
+          .updateTable('jobs')
+          .set((eb) => ({
+            status: 'queued',
+            locked_by: null,
+            locked_until: null,
+            attempts: eb('attempts', '-', 1),
+            updated_at: now(),
+          }))
+          .where('id', '=', job.id)
+          .execute();
+        return;
+      }
+      const permanent = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
+      jobLog.warn({ err }, permanent ? 'job failed' : 'job failed; will try again');
+      await db
+        .updateTable('jobs')
+        .set({
+          status: permanent ? 'failed' : 'queued',
+          run_at: permanent ? job.run_at : later(retryDelayMs(definition, job.attempts)),
+          locked_by: null,
+          locked_until: null,
+          last_error: message.slice(0, 2000),
+          updated_at: now(),
+        })
+        .where('id', '=', job.id)
+        .execute();
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function pump(): Promise<void> {
+    if (pumping || stopping) return;
+    pumping = true;
+    try {
+      await requeueExpired();
+      while (!stopping && running.size < options.concurrency) {
+        const job = await claim();
+        if (!job) break;
+        const abort = new AbortController();
+        const promise = run(job, abort)
+          .catch((err: unknown) => log.error({ err, jobId: job.id }, 'job bookkeeping failed'))
+          .finally(() => {
+            running.delete(job.id);
+            if (running.size === 0) {
+              idleWaiters.forEach((resolve) => resolve());
+              idleWaiters = [];
+            }
+            void pump();
+          });
+        running.set(job.id, { promise, abort });
+      }
+    } catch (err) {
+      log.error({ err }, 'polling the job queue failed');
+    } finally {
+      pumping = false;
+    }
+  }
+
+  return {
+    register(definition) {
+      definitions.set(definition.name, definition as JobDefinition<unknown>);
+    },
+    async enqueue(definition, payload, enqueueOptions = {}) {
+      const id = randomUUID();
+      const at = now();
+      await db
+        .insertInto('jobs')
+        .values({
+          id,
+          name: definition.name,
+          payload: JSON.stringify(definition.payload.parse(payload)),
+          status: 'queued',
+          attempts: 0,
+          max_attempts: definition.maxAttempts,
+          run_at: (enqueueOptions.runAt ?? new Date()).toISOString(),
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      if (timer) setImmediate(() => void pump());
+      return id;
+    },
+    start() {
+      if (timer) return;
+      stopping = false;
+      timer = setInterval(() => void pump(), pollMs);
+      timer.unref();
+      void pump();
+    },
+    async stop(graceMs = 10_000) {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      const all = [...running.values()];
+      const finished = Promise.allSettled(all.map((r) => r.promise));
+      const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([finished, grace]);
+      for (const r of running.values()) r.abort.abort(new Error('shutting down'));
+      await finished;
+    },
+    idle() {
+      return running.size === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import type { PlanId } from './plans.js';
+
+/** Clone status (SPEC §3, §4). */
+export const CLONE_STATUSES = [
+  'pending',
+  'processing',
+  'completing',
+  'completed',
+  'failed',
+] as const;
+export type CloneStatus = (typeof CLONE_STATUSES)[number];
+
+/** `currentStatus` texts in the order a run goes through them (SPEC §4). */
+export const CLONE_STATUS_TEXTS = {
+  validating: 'validating URL',
+  starting: 'starting mirror process',
+  cloning: 'cloning website',
+  processing: 'processing website',
+  finalizing: 'finalizing mirror',
+  generating: 'generating mirror',
+  completed: 'mirror created successfully',
+  failed: 'mirror failed',
+} as const;
+
+export const SITE_MESSAGES = {
+  urlInvalid: 'Please enter a valid website URL (http or https).',
+  subdomainInvalid:
+    'Subdomains use 1-63 lowercase letters, digits and hyphens, and cannot start or end with a hyphen.',
+  subdomainReserved: 'This subdomain is reserved. Please choose another one.',
+  subdomainTaken: 'This subdomain is already taken. Please choose another one.',
+  paidSubdomain: 'Custom subdomains are available on Mirror Pro and Mirror Agency.',
+  paidInstructions: 'AI instructions are available on Mirror Pro and Mirror Agency.',
+  mirrorLimit: "You have reached your plan's mirror limit. Upgrade to mirror more websites.",
+  demoLimit:
+    'Too many demo mirrors from this address. Please wait a while or create a free account.',
+  notFound: 'Site not found.',
+  busy: 'This site is already being mirrored. Please wait for the current run to finish.',
+} as const;
+
+/** Names never given out as subdomains. */
+export const RESERVED_SUBDOMAINS: readonly string[] = [
+  'www',
+  'api',
+  'admin',
+  'mail',
+  'app',
+  'dashboard',
+  'static',
+  'assets',
+  'cdn',
+  'docs',
+  'help',
+  'support',
+  'status',
+  'blog',
+  'billing',
+  'smtp',
+  'imap',
+  'pop',
+  'ftp',
+  'ns1',
+  'ns2',
+  'mx',
+  'webmail',
+  'root',
+  'login',
+  'auth',
+  'sites',
+  'mirror',
+  'internal',
+  'localhost',
+];
+
+export const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Engine limits per plan (SPEC §9 leaves them open): pages, bytes, time per run. */
+export interface MirrorLimits {
+  maxPages: number;
+  maxBytes: number;
+  maxTimeMs: number;
+  maxFileBytes: number;
+}
+
+const MiB = 1024 * 1024;
+
+export const DEMO_MIRROR_LIMITS: MirrorLimits = {
+  maxPages: 10,
+  maxBytes: 50 * MiB,
+  maxTimeMs: 2 * 60_000,
+  maxFileBytes: 10 * MiB,
+};
+
+export const PLAN_MIRROR_LIMITS: Readonly<Record<PlanId, MirrorLimits>> = {
+  free: { maxPages: 50, maxBytes: 200 * MiB, maxTimeMs: 5 * 60_000, maxFileBytes: 20 * MiB },
+  pro: { maxPages: 500, maxBytes: 2048 * MiB, maxTimeMs: 20 * 60_000, maxFileBytes: 100 * MiB },
+  agency: {
+    maxPages: 5000,
+    maxBytes: 10240 * MiB,
+    maxTimeMs: 60 * 60_000,
+    maxFileBytes: 200 * MiB,
+  },
+};
+
+/** Demo sites not claimed within this time are deleted. */
+export const DEMO_RETENTION_DAYS = 7;
+export const ANALYTICS_PERIODS = ['7d', '30d', '90d'] as const;
+export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
+export const SYNC_SCHEDULES = ['off', 'daily', 'weekly'] as const;
+export type SyncSchedule = (typeof SYNC_SCHEDULES)[number];

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
+import { spawnServer } from '../../test/spawn-server.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -316,37 +315,13 @@ describe('mirroring as a service', () => {
 });
 
 describe('a killed process', () => {
-  const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
   function startServer(dataDir: string, schema: string | undefined) {
-    const child = spawn(
-      process.execPath,
-      ['--conditions', 'source', '--import', 'tsx', 'src/main.ts'],
-      {
-        cwd: serverRoot,
-        env: {
-          PATH: process.env.PATH ?? '',
-          DATA_DIR: dataDir,
-          HOST: '127.0.0.1',
-          PORT: '0',
-          LOG_LEVEL: 'info',
-          JOB_LEASE_MS: '2000',
-          ...SERVICE_ENV,
-          ...(process.env.DATABASE_URL
-            ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema! }
-            : {}),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const port = waitFor(
-      () => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1],
-      20_000,
-    );
-    return { child, port, output: () => out };
+    return spawnServer({
+      DATA_DIR: dataDir,
+      JOB_LEASE_MS: '2000',
+      ...SERVICE_ENV,
+      ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+    });
   }
 
   it('picks the job up again after a restart, serving the previous version meanwhile', async () => {

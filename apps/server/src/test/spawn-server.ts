@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from './test-app.js';
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The real entry point (`src/main.ts`) in a child process on 127.0.0.1 and a free port, for tests
+ * of start-up, shutdown and crashes. `env` is the whole configuration besides PATH and the defaults
+ * below; DATABASE_URL is passed on when the suite runs against PostgreSQL.
+ */
+export function spawnServer(env: Record<string, string>) {
+  const child = spawn(
+    process.execPath,
+    ['--conditions', 'source', '--import', 'tsx', 'src/main.ts'],
+    {
+      cwd: serverRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  /** The port it listens on, once it says so. */
+  const port = waitFor(
+    () => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1],
+    20_000,
+  );
+  port.catch(() => undefined);
+  return { child, exited, port, output: () => ({ stdout, stderr }) };
+}

@@ -58,6 +58,8 @@ export default defineConfig({
       NODE_ENV: 'production',
       // Specs sign up many accounts from one address.
       RATE_LIMIT_FACTOR: '50',
+      // The mirror specs copy a fixture website served on 127.0.0.1.
+      MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
     },
   },
 });

@@ -84,7 +84,7 @@ export const PLANS: readonly Plan[] = [
       { key: 'twoCustomDomains', included: true },
       { key: 'freeRewrite', included: true },
       { key: 'autoSsl', included: true },
-      { key: 'autoSync', included: false },
+      { key: 'autoSync', included: true },
     ],
     buttonVariant: 'primary',
     action: 'billing',

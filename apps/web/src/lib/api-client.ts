@@ -25,6 +25,8 @@ export interface RequestOptions {
   /** Message kept when the failure has none of its own, e.g. 'Login failed'. */
   defaultMessage?: string;
   signal?: AbortSignal;
+  /** `blob` for file downloads (a zip, an invoice); JSON otherwise. */
+  responseType?: 'json' | 'blob';
 }
 
 export interface ApiClientConfig {
@@ -92,9 +94,11 @@ function messageFromBody(body: unknown): string | null {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, defaultMessage, signal } = options;
+  const { method = 'GET', body, defaultMessage, signal, responseType = 'json' } = options;
   const token = getToken();
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    Accept: responseType === 'blob' ? '*/*' : 'application/json',
+  };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -121,7 +125,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   let payload: unknown;
   try {
-    payload = await readBody(response);
+    payload =
+      response.ok && responseType === 'blob' ? await response.blob() : await readBody(response);
   } catch {
     throw new ApiError(response.status, defaultMessage ?? UNEXPECTED_ERROR_MESSAGE);
   }
@@ -147,6 +152,9 @@ export const api = {
     apiRequest<T>(path, { ...options, method: 'PUT', body }),
   delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
+  /** A file answer, fetched with the session like every other call. */
+  getBlob: (path: string, options?: Omit<RequestOptions, 'method' | 'body' | 'responseType'>) =>
+    apiRequest<Blob>(path, { ...options, method: 'GET', responseType: 'blob' }),
 };
 
 /** Turns anything thrown into a message for the screen. */

@@ -1,4 +1,11 @@
-import { DEFAULT_USER_SETTINGS, STORAGE_KEYS } from '@mirror/contract';
+import {
+  DEFAULT_USER_SETTINGS,
+  STORAGE_KEYS,
+  type CloneRecord,
+  type CloneStatus,
+  type CloneStatusResponse,
+  type SiteVersion,
+} from '@mirror/contract';
 import type { User } from '../lib/auth-context';
 
 export function makeUser(overrides: Partial<User> = {}): User {
@@ -19,4 +26,65 @@ export function makeUser(overrides: Partial<User> = {}): User {
 export function storeToken(token = 'token-1'): string {
   window.localStorage.setItem(STORAGE_KEYS.token, token);
   return token;
+}
+
+export function makeClone(overrides: Partial<CloneRecord> = {}): CloneRecord {
+  return {
+    id: 'site-1',
+    status: 'pending',
+    currentStatus: 'starting mirror process',
+    previewUrl: 'http://calm-river.localhost:8181/',
+    progress: 0,
+    estimatedTime: null,
+    sourceUrl: 'https://example.com',
+    targetDomain: null,
+    aiInstructions: null,
+    customizations: {},
+    isDemo: false,
+    error: null,
+    syncSchedule: 'off',
+    liveVersionId: null,
+    createdAt: '2025-01-10T10:00:00.000Z',
+    updatedAt: '2025-01-10T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function makeStatus(
+  status: CloneStatus,
+  overrides: Partial<CloneStatusResponse> = {},
+): CloneStatusResponse {
+  const defaults: Record<CloneStatus, Pick<CloneStatusResponse, 'currentStatus' | 'progress'>> = {
+    pending: { currentStatus: 'starting mirror process', progress: 0 },
+    processing: { currentStatus: 'cloning website', progress: 0.4 },
+    completing: { currentStatus: 'finalizing mirror', progress: 0.9 },
+    completed: { currentStatus: 'mirror created successfully', progress: 1 },
+    failed: { currentStatus: 'mirror failed', progress: 0.4 },
+  };
+  return {
+    id: 'site-1',
+    status,
+    previewUrl: 'http://calm-river.localhost:8181/',
+    estimatedTime: status === 'completed' || status === 'failed' ? null : 12,
+    error: null,
+    ...defaults[status],
+    ...overrides,
+  };
+}
+
+export function makeVersion(overrides: Partial<SiteVersion> = {}): SiteVersion {
+  return {
+    id: 'v1',
+    number: 1,
+    status: 'completed',
+    createdAt: '2025-01-10T10:00:00.000Z',
+    finishedAt: '2025-01-10T10:01:00.000Z',
+    pages: 8,
+    assets: 24,
+    bytes: 1_572_864,
+    failedUrls: 0,
+    isLive: true,
+    error: null,
+    ...overrides,
+  };
 }

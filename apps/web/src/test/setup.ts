@@ -4,6 +4,20 @@ import { afterEach } from 'vitest';
 if (typeof window !== 'undefined') {
   // jsdom has no layout: scrolling is a no-op here.
   window.scrollTo = () => {};
+  // Nor media queries (uPlot asks for the pixel ratio on import) or canvas drawing: charts fall back
+  // to their data table instead of jsdom's "not implemented" noise.
+  window.matchMedia ??= (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+  HTMLCanvasElement.prototype.getContext = (() => null) as HTMLCanvasElement['getContext'];
 }
 
 afterEach(() => {

@@ -1,13 +1,152 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { Page } from '../../../components/ui/page';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { paths } from '../../../config/paths';
+import { getErrorMessage } from '../../../lib/api-client';
+import { formatNumber, formatUsd } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
+import { useFreshUser } from '../../../lib/use-fresh-user';
+import { getDomains, type DomainsOverview } from '../api/get-domains';
+import { countOverview, recentActivity } from '../utils/overview';
+import { RecentActivity } from './recent-activity';
+import { SiteList } from './site-list';
+import './dashboard.css';
+
+type Load =
+  | { state: 'loading' }
+  | { state: 'error'; message: string }
+  | { state: 'ready'; data: DomainsOverview };
+
+const EMPTY: DomainsOverview = { sites: [], domains: [] };
 
 export function DashboardPage() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
+  const { user } = useFreshUser();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getDomains(controller.signal)
+      .then((data) => setLoad({ state: 'ready', data }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoad({ state: 'error', message: getErrorMessage(error, 'Failed to fetch domains') });
+      });
+    return () => controller.abort();
+  }, [attempt]);
+
+  const retry = useCallback(() => {
+    setLoad({ state: 'loading' });
+    setAttempt((n) => n + 1);
+  }, []);
+
+  const data = load.state === 'ready' ? load.data : EMPTY;
+  const counters = countOverview(data, user?.plan);
+  const n = (value: number) => formatNumber(locale, value);
+  const limit = counters.mirrorLimit === null ? t('dashboard.unlimited') : n(counters.mirrorLimit);
+
+  const stats = [
+    { key: 'sites', label: t('dashboard.counters.sites'), value: n(counters.mirroredSites) },
+    { key: 'parked', label: t('dashboard.counters.parked'), value: n(counters.parkedDomains) },
+    { key: 'active', label: t('dashboard.counters.active'), value: n(counters.activeDomains) },
+    { key: 'plan', label: t('dashboard.counters.plan'), value: counters.plan.name },
+  ];
+
   return (
     <Page
+      className="dashboard-page"
       meta={{ title: t('meta.dashboard.title'), description: t('meta.dashboard.description') }}
       title={t('dashboard.title')}
-      lead={t('dashboard.placeholder')}
-    />
+      lead={user ? t('dashboard.welcome', { name: user.name }) : t('dashboard.lead')}
+    >
+      {load.state === 'error' && (
+        <div className="alert alert-error dashboard-error" role="alert">
+          <span>{load.message}</span>
+          <button type="button" className="button button-outline" onClick={retry}>
+            {t('dashboard.retry')}
+          </button>
+        </div>
+      )}
+
+      <section aria-label={t('dashboard.overviewLabel')}>
+        <dl className="stat-grid" aria-busy={load.state === 'loading'}>
+          {stats.map((stat) => (
+            <div key={stat.key} className="stat" data-testid={`stat-${stat.key}`}>
+              <dt className="stat-label">{stat.label}</dt>
+              <dd className="stat-value">{load.state === 'loading' ? '–' : stat.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <div className="dash-cards">
+        <section className="dash-card" aria-labelledby="dash-card-sites">
+          <h2 id="dash-card-sites" className="dash-card-title">
+            {t('dashboard.cards.mirrored.title')}
+          </h2>
+          <p className="dash-card-figure">
+            {t('dashboard.cards.mirrored.active', { count: n(counters.activeMirrors) })}
+          </p>
+          <p className="dash-card-note">
+            {t('dashboard.cards.mirrored.thisMonth', { count: n(counters.createdThisMonth) })}
+          </p>
+          <Link className="button button-primary" to={paths.home.getHref()}>
+            {t('dashboard.cards.mirrored.action')}
+          </Link>
+        </section>
+        <section className="dash-card" aria-labelledby="dash-card-parked">
+          <h2 id="dash-card-parked" className="dash-card-title">
+            {t('dashboard.cards.parked.title')}
+          </h2>
+          <p className="dash-card-figure">
+            {t('dashboard.cards.parked.count', { count: n(counters.parkedDomains) })}
+          </p>
+          <p className="dash-card-note">
+            {t('dashboard.cards.parked.revenue', { amount: formatUsd(locale, 0) })}
+          </p>
+          <Link className="button button-outline" to={paths.parkDomain.getHref()}>
+            {t('dashboard.cards.parked.action')}
+          </Link>
+        </section>
+        <section className="dash-card" aria-labelledby="dash-card-plan">
+          <h2 id="dash-card-plan" className="dash-card-title">
+            {t('dashboard.cards.subscription.title')}
+          </h2>
+          <p className="dash-card-figure">
+            {t('dashboard.cards.subscription.plan', { plan: counters.plan.name })}
+          </p>
+          <p className="dash-card-note" data-testid="plan-usage">
+            {t('dashboard.cards.subscription.usage', {
+              used: n(counters.mirroredSites),
+              limit,
+            })}
+          </p>
+          <Link className="button button-outline" to={paths.billing.getHref()}>
+            {t('dashboard.cards.subscription.action')}
+          </Link>
+        </section>
+      </div>
+
+      <div className="dash-columns">
+        <section className="dash-section" aria-labelledby="dash-sites-title">
+          <h2 id="dash-sites-title" className="dash-section-title">
+            {t('dashboard.sites.title')}
+          </h2>
+          {load.state === 'loading' ? <PageLoader /> : <SiteList sites={data.sites} />}
+        </section>
+        <section className="dash-section" aria-labelledby="dash-activity-title">
+          <h2 id="dash-activity-title" className="dash-section-title">
+            {t('dashboard.activity.title')}
+          </h2>
+          {load.state === 'loading' ? (
+            <PageLoader />
+          ) : (
+            <RecentActivity items={recentActivity(data.sites)} />
+          )}
+        </section>
+      </div>
+    </Page>
   );
 }

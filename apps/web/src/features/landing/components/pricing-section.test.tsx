@@ -9,9 +9,11 @@ describe('pricing section', () => {
     const pro = screen.getByRole('listitem', { name: 'Mirror Pro' });
     expect(within(pro).getByText('$7')).toBeTruthy();
     expect(within(pro).getByText('Most popular')).toBeTruthy();
-    expect(pro.textContent).toContain('Not included:Automatic sync schedules');
+    expect(pro.textContent).toContain('Included:Automatic sync schedules');
     expect(pro.textContent).toContain('Included:2 custom domains');
-    expect(screen.getByRole('listitem', { name: 'Reflection' }).textContent).toContain('$0');
+    const free = screen.getByRole('listitem', { name: 'Reflection' });
+    expect(free.textContent).toContain('$0');
+    expect(free.textContent).toContain('Not included:Custom domains');
     expect(screen.getByRole('listitem', { name: 'Mirror Agency' }).textContent).toContain('$29');
   });
 

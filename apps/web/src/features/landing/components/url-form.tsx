@@ -1,11 +1,17 @@
-import { useId, useState, type FormEvent } from 'react';
-import { notify } from '../../../lib/toast';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { withAutoPrefix } from '@mirror/contract';
+import { Spinner } from '../../../components/ui/spinner';
 import { useAuth, isPaidUser } from '../../../lib/auth-context';
 import { useDialogs } from '../../../lib/dialogs';
 import { useI18n } from '../../../lib/i18n';
 import { useAutoPrefix } from '../hooks/use-auto-prefix';
+import { useMirrorRun } from '../hooks/use-mirror-run';
 import { checkSourceUrl } from '../utils/validate-url';
+
+// The panel and its styles load with the first mirror run, keeping them out of the landing bundle.
+const PreviewPanel = lazy(async () => ({
+  default: (await import('./preview-panel')).PreviewPanel,
+}));
 
 export function UrlForm() {
   const { t } = useI18n();
@@ -18,6 +24,7 @@ export function UrlForm() {
   const subdomainId = useId();
   const instructionsId = useId();
   const showPaidFields = isLoggedIn && isPaidUser(user);
+  const run = useMirrorRun();
 
   useAutoPrefix(url, setUrl);
 
@@ -26,125 +33,168 @@ export function UrlForm() {
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (run.busy) return;
     setTouched(true);
+    run.validating();
     const result = checkSourceUrl(url);
     if (!result.ok) {
+      run.cancelValidation();
       setUrl(withAutoPrefix(url));
       document.getElementById('hero-url')?.focus();
       return;
     }
     setUrl(result.url);
-    // Mirroring itself arrives with the next issues; until then say so instead of pretending.
-    notify.info(t('toasts.mirrorComing', { url: result.url }));
+    void run.start(
+      showPaidFields
+        ? { sourceUrl: result.url, targetDomain: targetSubdomain, aiInstructions }
+        : { sourceUrl: result.url },
+      { isGuest: !isLoggedIn },
+    );
+  };
+
+  const handleTryAgain = () => {
+    run.reset();
+    setUrl('');
+    setTouched(false);
+    setTargetSubdomain('');
+    setAiInstructions('');
+    document.getElementById('hero-url')?.focus();
   };
 
   return (
-    <form className="hero-form" noValidate onSubmit={handleSubmit}>
-      <label className="field-label" htmlFor="hero-url">
-        {t('hero.url.label')}
-      </label>
-      <div className="hero-input-row">
-        <div className="hero-input-wrap" dir="ltr">
-          <svg
-            className="hero-input-icon"
-            viewBox="0 0 24 24"
-            width="20"
-            height="20"
-            aria-hidden="true"
-          >
-            <path
-              d="M10 14a4 4 0 005.7 0l3-3a4 4 0 00-5.7-5.7l-1 1M14 10a4 4 0 00-5.7 0l-3 3a4 4 0 005.7 5.7l1-1"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            />
-          </svg>
-          <input
-            id="hero-url"
-            name="sourceUrl"
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            className="input hero-input"
-            placeholder={t('hero.url.placeholder')}
-            value={url}
-            required
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'hero-url-error' : 'hero-url-hint'}
-            onChange={(event) => setUrl(event.target.value)}
-            onBlur={() => setTouched(true)}
-          />
-        </div>
-        <button type="submit" className="button button-primary button-lg">
-          {isLoggedIn ? t('hero.url.submitSignedIn') : t('hero.url.submitGuest')}
-        </button>
-      </div>
-      {error ? (
-        <p id="hero-url-error" className="field-error">
-          {error}
-        </p>
-      ) : (
-        <p id="hero-url-hint" className="field-hint">
-          {isLoggedIn ? t('hero.url.hint') : t('hero.url.guestNote')}
-        </p>
-      )}
-      {showPaidFields && (
-        <div className="hero-paid-fields">
-          <div className="field">
-            <label className="field-label" htmlFor={subdomainId}>
-              {t('hero.url.subdomainLabel')}
-            </label>
+    <>
+      <form className="hero-form" noValidate onSubmit={handleSubmit}>
+        <label className="field-label" htmlFor="hero-url">
+          {t('hero.url.label')}
+        </label>
+        <div className="hero-input-row">
+          <div className="hero-input-wrap" dir="ltr">
+            <svg
+              className="hero-input-icon"
+              viewBox="0 0 24 24"
+              width="20"
+              height="20"
+              aria-hidden="true"
+            >
+              <path
+                d="M10 14a4 4 0 005.7 0l3-3a4 4 0 00-5.7-5.7l-1 1M14 10a4 4 0 00-5.7 0l-3 3a4 4 0 005.7 5.7l1-1"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
+            </svg>
             <input
-              id={subdomainId}
-              name="targetSubdomain"
-              className="input"
-              dir="ltr"
-              placeholder={t('hero.url.subdomainPlaceholder')}
-              value={targetSubdomain}
-              aria-describedby={`${subdomainId}-hint`}
-              onChange={(event) => setTargetSubdomain(event.target.value)}
-            />
-            <p id={`${subdomainId}-hint`} className="field-hint">
-              {t('hero.url.subdomainHint')}
-            </p>
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor={instructionsId}>
-              {t('hero.url.instructionsLabel')}
-            </label>
-            <textarea
-              id={instructionsId}
-              name="aiInstructions"
-              className="input textarea"
-              rows={3}
-              placeholder={t('hero.url.instructionsPlaceholder')}
-              value={aiInstructions}
-              onChange={(event) => setAiInstructions(event.target.value)}
+              id="hero-url"
+              name="sourceUrl"
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              spellCheck={false}
+              className="input hero-input"
+              placeholder={t('hero.url.placeholder')}
+              value={url}
+              required
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'hero-url-error' : 'hero-url-hint'}
+              onChange={(event) => setUrl(event.target.value)}
+              onBlur={() => setTouched(true)}
             />
           </div>
-        </div>
-      )}
-      {!isLoggedIn && (
-        <div className="hero-guest-actions">
-          <span>{t('common.or')}</span>
           <button
-            type="button"
-            className="button button-outline"
-            onClick={() => openDialog('login')}
+            type="submit"
+            className="button button-primary button-lg"
+            disabled={run.busy}
+            aria-disabled={run.busy || undefined}
           >
-            {t('nav.login')}
-          </button>
-          <button
-            type="button"
-            className="button button-outline"
-            onClick={() => openDialog('register')}
-          >
-            {t('nav.signup')}
+            {run.busy && <Spinner />}
+            {isLoggedIn ? t('hero.url.submitSignedIn') : t('hero.url.submitGuest')}
           </button>
         </div>
+        {error ? (
+          <p id="hero-url-error" className="field-error">
+            {error}
+          </p>
+        ) : (
+          <p id="hero-url-hint" className="field-hint">
+            {isLoggedIn ? t('hero.url.hint') : t('hero.url.guestNote')}
+          </p>
+        )}
+        <p
+          className={
+            run.message ? `hero-mirror-message tone-${run.message.tone}` : 'visually-hidden'
+          }
+          role="status"
+          data-testid="mirror-message"
+        >
+          {run.message?.text}
+        </p>
+        {showPaidFields && (
+          <div className="hero-paid-fields">
+            <div className="field">
+              <label className="field-label" htmlFor={subdomainId}>
+                {t('hero.url.subdomainLabel')}
+              </label>
+              <input
+                id={subdomainId}
+                name="targetSubdomain"
+                className="input"
+                dir="ltr"
+                placeholder={t('hero.url.subdomainPlaceholder')}
+                value={targetSubdomain}
+                aria-describedby={`${subdomainId}-hint`}
+                onChange={(event) => setTargetSubdomain(event.target.value)}
+              />
+              <p id={`${subdomainId}-hint`} className="field-hint">
+                {t('hero.url.subdomainHint')}
+              </p>
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={instructionsId}>
+                {t('hero.url.instructionsLabel')}
+              </label>
+              <textarea
+                id={instructionsId}
+                name="aiInstructions"
+                className="input textarea"
+                rows={3}
+                placeholder={t('hero.url.instructionsPlaceholder')}
+                value={aiInstructions}
+                onChange={(event) => setAiInstructions(event.target.value)}
+              />
+            </div>
+          </div>
+        )}
+        {!isLoggedIn && (
+          <div className="hero-guest-actions">
+            <span>{t('common.or')}</span>
+            <button
+              type="button"
+              className="button button-outline"
+              onClick={() => openDialog('login')}
+            >
+              {t('nav.login')}
+            </button>
+            <button
+              type="button"
+              className="button button-outline"
+              onClick={() => openDialog('register')}
+            >
+              {t('nav.signup')}
+            </button>
+          </div>
+        )}
+      </form>
+      {run.clone && (
+        <Suspense fallback={null}>
+          <PreviewPanel
+            clone={run.clone}
+            isLoggedIn={isLoggedIn}
+            onRegister={() => openDialog('register')}
+            onTryAgain={handleTryAgain}
+          />
+        </Suspense>
       )}
-    </form>
+    </>
   );
 }

@@ -1,15 +1,206 @@
-import { useParams } from 'react-router';
-import { Page } from '../../../components/ui/page';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import type { CloneRecord } from '@mirror/contract';
+import { CloneProgress } from '../../../components/mirror/clone-progress';
+import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
+import { SiteFrame } from '../../../components/mirror/site-frame';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { Panel } from '../../../components/ui/panel';
+import { paths } from '../../../config/paths';
+import { getErrorMessage } from '../../../lib/api-client';
+import { isRunningStatus } from '../../../lib/clone-status';
+import { useDocumentMeta } from '../../../lib/document-meta';
+import { displayUrl, formatDateTime } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
+import { notify } from '../../../lib/toast';
+import { remirrorSite } from '../api/site-api';
+import { useSite } from '../hooks/use-site';
+import { AnalyticsPanel } from './analytics-panel';
+import { CopyAddress } from './copy-address';
+import { DeleteSite } from './delete-site';
+import { ExportPanel } from './export-panel';
+import { SyncSchedulePanel } from './sync-schedule-panel';
+import { VersionHistory } from './version-history';
+import './site-page.css';
 
 export function SitePage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
+  const siteState = useSite(id, {
+    onRunSettled: (status) => {
+      if (status.status === 'completed') notify.success(t('mirror.progress.completed'));
+      else notify.error(t('mirror.progress.failed'));
+    },
+  });
+  const { load, site } = siteState;
+
+  useDocumentMeta({
+    title: site
+      ? t('meta.site.title', { id: displayUrl(site.sourceUrl) })
+      : t('meta.site.title', { id }),
+    description: t('meta.site.description'),
+  });
+
+  if (load.state === 'loading') {
+    return (
+      <div className="page container">
+        <PageLoader />
+      </div>
+    );
+  }
+  if (load.state === 'not-found') {
+    return (
+      <div className="page container site-missing">
+        <h1 className="page-title">{t('site.notFound.title')}</h1>
+        <p className="page-lead">{t('site.notFound.body')}</p>
+        <Link className="button button-primary" to={paths.dashboard.getHref()}>
+          {t('site.backToDashboard')}
+        </Link>
+      </div>
+    );
+  }
+  if (load.state === 'error' || !site) {
+    return (
+      <div className="page container site-missing">
+        <h1 className="page-title">{t('site.loadFailed')}</h1>
+        {load.state === 'error' && (
+          <p className="alert alert-error" role="alert">
+            {load.message}
+          </p>
+        )}
+        <div className="panel-actions">
+          <button type="button" className="button button-primary" onClick={siteState.retry}>
+            {t('dashboard.retry')}
+          </button>
+          <Link className="button button-outline" to={paths.dashboard.getHref()}>
+            {t('site.backToDashboard')}
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  return <SiteView site={site} siteState={siteState} />;
+}
+
+function SiteView({
+  site,
+  siteState,
+}: {
+  site: CloneRecord;
+  siteState: ReturnType<typeof useSite>;
+}) {
+  const { t, locale } = useI18n();
+  const [remirroring, setRemirroring] = useState(false);
+  const running = isRunningStatus(site.status);
+  const hasLive = site.liveVersionId !== null;
+  const previewUrl = site.previewUrl;
+
+  const handleRemirror = async () => {
+    setRemirroring(true);
+    try {
+      siteState.applyRecord(await remirrorSite(site.id));
+      notify.info(t('site.run.started'));
+      void siteState.refreshVersions();
+    } catch (error) {
+      notify.error(getErrorMessage(error, t('site.run.failed')));
+    } finally {
+      setRemirroring(false);
+    }
+  };
+
   return (
-    <Page
-      meta={{ title: t('meta.site.title', { id }), description: t('meta.site.description') }}
-      title={t('site.title', { id })}
-      lead={t('site.placeholder')}
-    />
+    <div className="page container site-page">
+      <Link className="back-link" to={paths.dashboard.getHref()}>
+        <span aria-hidden="true">←</span> {t('site.backToDashboard')}
+      </Link>
+      <header className="site-page-header">
+        <div className="site-page-header-text">
+          <h1 className="page-title site-title" dir="ltr">
+            {displayUrl(site.sourceUrl)}
+          </h1>
+          <p className="site-page-header-meta">
+            <CloneStatusBadge status={site.status} />
+            <span>
+              {t('site.header.source')}{' '}
+              <a href={site.sourceUrl} target="_blank" rel="noopener noreferrer" dir="ltr">
+                {site.sourceUrl}
+              </a>
+            </span>
+            <span>
+              {t('site.header.created', { date: formatDateTime(locale, site.createdAt) })}
+            </span>
+          </p>
+        </div>
+        <div className="site-page-header-actions">
+          {previewUrl && hasLive && (
+            <a
+              className="button button-outline"
+              href={previewUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              {t('site.header.openPreview')}
+            </a>
+          )}
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={running || remirroring}
+            onClick={() => void handleRemirror()}
+          >
+            {remirroring ? t('site.run.remirroring') : t('site.run.remirror')}
+          </button>
+        </div>
+      </header>
+
+      <div className="site-grid">
+        <div className="site-main">
+          <Panel title={t('site.preview.title')}>
+            {previewUrl && hasLive ? (
+              <SiteFrame key={site.liveVersionId} url={previewUrl} />
+            ) : (
+              <p className="site-muted">{t('site.preview.empty')}</p>
+            )}
+          </Panel>
+          <VersionHistory
+            siteId={site.id}
+            liveVersionId={site.liveVersionId}
+            versions={siteState.versions}
+            error={siteState.versionsError}
+            onPublished={(record) => {
+              siteState.applyRecord(record);
+              void siteState.refreshVersions();
+            }}
+          />
+          <AnalyticsPanel siteId={site.id} />
+        </div>
+
+        <aside className="site-aside" aria-label={t('site.asideLabel')}>
+          <Panel title={t('site.run.title')}>
+            <CloneProgress
+              status={site.status}
+              currentStatus={site.currentStatus}
+              progress={site.progress}
+              estimatedTime={site.estimatedTime}
+            />
+            {site.status === 'failed' && site.error && (
+              <p className="alert alert-error site-run-error">{site.error}</p>
+            )}
+            {siteState.pollError && (
+              <p className="alert alert-error site-run-error" role="alert">
+                {t('mirror.messages.pollError', { error: siteState.pollError })}
+              </p>
+            )}
+            <p className="site-hint">{t('site.run.hint')}</p>
+          </Panel>
+          <Panel title={t('site.address.title')} description={t('site.address.description')}>
+            <CopyAddress url={previewUrl} />
+          </Panel>
+          <SyncSchedulePanel site={site} onSaved={siteState.applyRecord} />
+          <ExportPanel siteId={site.id} available={hasLive} />
+          <DeleteSite site={site} />
+        </aside>
+      </div>
+    </div>
   );
 }

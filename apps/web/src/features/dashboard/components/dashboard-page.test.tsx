@@ -1,0 +1,151 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PlanId } from '@mirror/contract';
+import { makeClone, makeUser, storeToken } from '../../../test/fixtures';
+import { renderWithProviders } from '../../../test/render';
+import { startTestServer, type Reply, type TestServer } from '../../../test/test-server';
+import { DashboardPage } from './dashboard-page';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({});
+});
+afterAll(() => server.close());
+afterEach(() => {
+  server.requests.length = 0;
+});
+
+const now = new Date();
+const thisMonth = new Date(now.getFullYear(), now.getMonth(), 1, 12).toISOString();
+const sites = [
+  makeClone({
+    id: 'a',
+    status: 'completed',
+    sourceUrl: 'https://alpha.example',
+    createdAt: '2024-03-01T10:00:00.000Z',
+    updatedAt: '2024-03-01T10:02:00.000Z',
+  }),
+  makeClone({
+    id: 'b',
+    status: 'completed',
+    sourceUrl: 'https://beta.example/shop',
+    previewUrl: 'http://beta.localhost:8181/',
+    createdAt: thisMonth,
+    updatedAt: thisMonth,
+  }),
+  makeClone({
+    id: 'c',
+    status: 'processing',
+    sourceUrl: 'https://gamma.example',
+    previewUrl: null,
+    createdAt: '2024-02-01T10:00:00.000Z',
+    updatedAt: '2024-02-01T10:00:30.000Z',
+  }),
+];
+
+function serve(plan: PlanId, overview: unknown, isReply = false) {
+  storeToken();
+  server.setRoutes({
+    'GET /auth/me': { body: { user: makeUser({ plan }) } },
+    'GET /domains': isReply ? (overview as Reply) : { body: overview },
+  });
+  renderWithProviders(<DashboardPage />, { route: '/dashboard' });
+}
+
+const stat = (key: string) => screen.getByTestId(`stat-${key}`);
+
+describe('dashboard', () => {
+  it('counts sites, domains and the plan from the server', async () => {
+    serve('pro', {
+      sites,
+      domains: [
+        { id: 'd1', status: 'active' },
+        { id: 'd2', status: 'pending' },
+      ],
+    });
+    await waitFor(() => expect(within(stat('sites')).getByText('3')).toBeTruthy());
+    expect(within(stat('parked')).getByText('2')).toBeTruthy();
+    expect(within(stat('active')).getByText('1')).toBeTruthy();
+    await waitFor(() => expect(within(stat('plan')).getByText('Mirror Pro')).toBeTruthy());
+    expect(screen.getByTestId('plan-usage').textContent).toBe('Usage: 3 / 5');
+    expect(screen.getByText('Active mirrors: 2')).toBeTruthy();
+    expect(screen.getByText('This month: +1')).toBeTruthy();
+    expect(screen.getByText('Current plan: Mirror Pro')).toBeTruthy();
+    expect(screen.getByText('Revenue: $0.00')).toBeTruthy();
+    expect(server.requests.filter((r) => r.path === '/domains')).toHaveLength(1);
+
+    const links = ['Mirror a website', 'Park a domain', 'Manage billing'].map((name) =>
+      screen.getByRole('link', { name }).getAttribute('href'),
+    );
+    expect(links).toEqual(['/', '/park-domain', '/billing']);
+  });
+
+  it('lists each site with its status, source, preview and manage links', async () => {
+    serve('free', { sites, domains: [] });
+    const rows = await screen.findAllByTestId('site-row');
+    // Newest first.
+    expect(rows.map((row) => row.querySelector('.site-row-name')?.textContent)).toEqual([
+      'beta.example/shop',
+      'alpha.example',
+      'gamma.example',
+    ]);
+    const beta = rows[0]!;
+    expect(within(beta).getByText('Completed').className).toContain('status-completed');
+    expect(within(beta).getByText('https://beta.example/shop')).toBeTruthy();
+    expect(
+      within(beta).getByRole('link', { name: 'Preview beta.example/shop' }).getAttribute('href'),
+    ).toBe('http://beta.localhost:8181/');
+    expect(
+      within(beta).getByRole('link', { name: 'Manage beta.example/shop' }).getAttribute('href'),
+    ).toBe('/dashboard/site/b');
+    const gamma = rows[2]!;
+    expect(within(gamma).getByText('Processing').className).toContain('status-processing');
+    expect(within(gamma).queryByRole('link', { name: /^Preview/ })).toBeNull();
+  });
+
+  it('builds the recent activity from the sites, newest first', async () => {
+    serve('free', { sites, domains: [] });
+    const panel = await screen.findByRole('region', { name: 'Recent Activity' });
+    await waitFor(() => expect(within(panel).getAllByRole('listitem').length).toBeGreaterThan(0));
+    const items = within(panel)
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('.activity-text')?.textContent);
+    expect(items).toEqual([
+      'Mirror of beta.example/shop started',
+      'Mirror of alpha.example completed',
+      'Mirror of alpha.example started',
+      'Mirror of gamma.example in progress',
+      'Mirror of gamma.example started',
+    ]);
+  });
+
+  it('shows zeros, the free plan usage and no activity for a new account', async () => {
+    serve('free', { sites: [], domains: [] });
+    expect(await screen.findByText('No recent activity')).toBeTruthy();
+    for (const key of ['sites', 'parked', 'active'])
+      expect(within(stat(key)).getByText('0')).toBeTruthy();
+    await waitFor(() => expect(within(stat('plan')).getByText('Reflection')).toBeTruthy());
+    expect(screen.getByTestId('plan-usage').textContent).toBe('Usage: 0 / 1');
+    expect(screen.getByText('You have not mirrored a website yet.')).toBeTruthy();
+  });
+
+  it('shows unlimited usage for the agency plan', async () => {
+    serve('agency', { sites: sites.slice(0, 1), domains: [] });
+    await waitFor(() =>
+      expect(screen.getByTestId('plan-usage').textContent).toBe('Usage: 1 / unlimited'),
+    );
+  });
+
+  it('says when the list cannot be loaded and retries', async () => {
+    serve('free', { status: 500, body: { message: 'Failed to fetch domains' } }, true);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Failed to fetch domains');
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser() } },
+      'GET /domains': { body: { sites, domains: [] } },
+    });
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(within(stat('sites')).getByText('3')).toBeTruthy());
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

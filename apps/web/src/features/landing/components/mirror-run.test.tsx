@@ -1,0 +1,179 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  CLONE_STATUS_POLL_MS,
+  CLONE_STATUS_PRE_REQUEST_WAIT_MS,
+  DEMO_SAVED_TOAST_MS,
+  SITE_MESSAGES,
+  STORAGE_KEYS,
+} from '@mirror/contract';
+import { makeClone, makeStatus, makeUser, storeToken } from '../../../test/fixtures';
+import { waitForReal } from '../../../test/real-time';
+import { renderWithProviders } from '../../../test/render';
+import { startTestServer, type Reply, type TestServer } from '../../../test/test-server';
+import { UrlForm } from './url-form';
+
+const previewUrl = 'http://calm-river.localhost:8181/';
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({});
+});
+afterAll(() => server.close());
+afterEach(() => {
+  vi.useRealTimers();
+  server.requests.length = 0;
+});
+
+/** The clone call answers `site-1`; the status calls answer `statuses` in order, the last repeats. */
+function serve(statuses: Reply[], routes: Record<string, Reply> = {}) {
+  let served = 0;
+  server.setRoutes({
+    'POST /domains/clone': { status: 201, body: makeClone() },
+    'GET /domains/clone/site-1/status': () => statuses[Math.min(served++, statuses.length - 1)]!,
+    ...routes,
+  });
+}
+
+const message = () => screen.getByTestId('mirror-message').textContent;
+const toasts = () => document.querySelector('.Toastify')?.textContent ?? '';
+const cloneCalls = () => server.requests.filter((r) => r.path === '/domains/clone');
+const submitButton = (name = 'Mirror website free') => screen.getByRole('button', { name });
+
+function submit(url: string, button = 'Mirror website free') {
+  fireEvent.change(screen.getByLabelText('Website URL'), { target: { value: url } });
+  fireEvent.click(submitButton(button));
+}
+
+describe('mirroring from the hero', () => {
+  it('saves a guest demo id, then walks the SPEC progress messages to completed', async () => {
+    vi.useFakeTimers();
+    window.localStorage.setItem(STORAGE_KEYS.demoSites, JSON.stringify(['older-demo']));
+    serve([
+      { body: makeStatus('processing') },
+      { body: makeStatus('completing') },
+      { body: makeStatus('completed') },
+    ]);
+    renderWithProviders(<UrlForm />);
+    submit('example.com/');
+    expect(message()).toBe('starting mirror process');
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(true);
+
+    await waitForReal(() => message() === 'cloning website');
+    expect(cloneCalls()).toEqual([
+      {
+        method: 'POST',
+        path: '/domains/clone',
+        authorization: null,
+        body: { sourceUrl: 'https://example.com', isDemo: true },
+      },
+    ]);
+    expect(JSON.parse(window.localStorage.getItem(STORAGE_KEYS.demoSites)!)).toEqual([
+      'older-demo',
+      'site-1',
+    ]);
+    const saved = 'Your demo site ID has been saved. Register or login to claim it.';
+    await waitForReal(() => screen.queryByText(saved) !== null);
+    const bar = screen
+      .getByText(saved)
+      .closest('.Toastify__toast')
+      ?.querySelector<HTMLElement>('.Toastify__progress-bar');
+    expect(bar?.style.animationDuration).toBe(`${DEMO_SAVED_TOAST_MS}ms`);
+    // The panel shows the record the clone call answered before any status arrives.
+    await waitForReal(() => screen.queryByRole('region', { name: 'Live preview' }) !== null);
+    expect(screen.getByText('Pending')).toBeTruthy();
+
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_PRE_REQUEST_WAIT_MS));
+    await waitForReal(() => message() === 'processing website');
+    expect(screen.getByText('Processing')).toBeTruthy();
+    expect(
+      screen.getByRole('progressbar', { name: 'Mirror progress' }).getAttribute('aria-valuenow'),
+    ).toBe('40');
+    expect(screen.getByText('Estimated time: 12 s')).toBeTruthy();
+
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS));
+    await waitForReal(() => message() === 'finalizing mirror');
+
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS));
+    await waitForReal(() => message() === `Completed: ${previewUrl}`);
+    await waitForReal(() => toasts().includes('mirror created successfully'));
+    expect(screen.getByRole('button', { name: 'Register to customize' })).toBeTruthy();
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
+    expect(server.requests.filter((r) => r.path.endsWith('/status'))).toHaveLength(3);
+  });
+
+  it('shows the server message after "Failed: " and toasts "mirror failed" when the call fails', async () => {
+    serve([], {
+      'POST /domains/clone': { status: 429, body: { message: SITE_MESSAGES.demoLimit } },
+    });
+    renderWithProviders(<UrlForm />);
+    submit('https://example.com');
+    await waitFor(() => expect(message()).toBe(`Failed: ${SITE_MESSAGES.demoLimit}`));
+    await waitFor(() => expect(toasts()).toContain('mirror failed'));
+    expect(window.localStorage.getItem(STORAGE_KEYS.demoSites)).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Live preview' })).toBeNull();
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('sends the subdomain and AI instructions of a paid user, without saving a demo id', async () => {
+    storeToken('paid-token');
+    serve([{ body: makeStatus('completed') }], {
+      'GET /auth/me': { body: { user: makeUser({ plan: 'pro' }) } },
+    });
+    renderWithProviders(<UrlForm />);
+    fireEvent.change(await screen.findByLabelText('Target subdomain (optional)'), {
+      target: { value: ' bakery ' },
+    });
+    fireEvent.change(screen.getByLabelText('AI instructions (optional)'), {
+      target: { value: 'Rename to Acme Bakery' },
+    });
+    submit('https://example.com/shop', 'Start mirroring');
+    await waitFor(() => expect(message()).toBe(`Completed: ${previewUrl}`));
+    expect(cloneCalls()[0]).toMatchObject({
+      authorization: 'Bearer paid-token',
+      body: {
+        sourceUrl: 'https://example.com/shop',
+        isDemo: false,
+        targetDomain: 'bakery',
+        aiInstructions: 'Rename to Acme Bakery',
+      },
+    });
+    expect(window.localStorage.getItem(STORAGE_KEYS.demoSites)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Manage and deploy' }).getAttribute('href')).toBe(
+      '/dashboard/site/site-1',
+    );
+  });
+
+  it('sends neither paid field for a free user', async () => {
+    storeToken();
+    serve([{ body: makeStatus('completed') }], {
+      'GET /auth/me': { body: { user: makeUser({ plan: 'free' }) } },
+    });
+    renderWithProviders(<UrlForm />);
+    await waitFor(() => expect(server.requests.some((r) => r.path === '/auth/me')).toBe(true));
+    submit('https://example.com', 'Start mirroring');
+    await waitFor(() => expect(message()).toBe(`Completed: ${previewUrl}`));
+    expect(cloneCalls()[0]?.body).toEqual({ sourceUrl: 'https://example.com', isDemo: false });
+  });
+
+  it('stops and says so when polling fails', async () => {
+    serve([{ status: 500, body: { message: 'Database unavailable' } }]);
+    renderWithProviders(<UrlForm />);
+    submit('https://example.com');
+    await waitFor(() => expect(message()).toBe('Error polling status: Database unavailable'));
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('shows the error of a failed run and resets the form on try again', async () => {
+    serve([{ body: makeStatus('failed', { error: 'The source answered 503.' }) }]);
+    renderWithProviders(<UrlForm />);
+    submit('https://example.com');
+    await waitFor(() => expect(message()).toBe('Failed: The source answered 503.'));
+    await waitFor(() => expect(toasts()).toContain('mirror failed'));
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(screen.queryByRole('region', { name: 'Live preview' })).toBeNull();
+    expect((screen.getByLabelText('Website URL') as HTMLInputElement).value).toBe('');
+    expect(message()).toBe('');
+    expect(document.activeElement?.id).toBe('hero-url');
+  });
+});

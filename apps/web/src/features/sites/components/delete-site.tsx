@@ -1,0 +1,57 @@
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { CloneRecord } from '@mirror/contract';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Panel } from '../../../components/ui/panel';
+import { paths } from '../../../config/paths';
+import { getErrorMessage } from '../../../lib/api-client';
+import { displayUrl } from '../../../lib/format';
+import { useI18n } from '../../../lib/i18n';
+import { useLoading } from '../../../lib/loading';
+import { notify } from '../../../lib/toast';
+import { deleteSite } from '../api/site-api';
+
+/** Deleting asks once; confirming deletes and goes back to the dashboard. */
+export function DeleteSite({ site }: { site: CloneRecord }) {
+  const { t } = useI18n();
+  const { withLoading } = useLoading();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
+  const handleDelete = async () => {
+    setConfirming(false);
+    try {
+      await withLoading(deleteSite(site.id));
+      notify.success(t('site.danger.deleted'));
+      void navigate(paths.dashboard.getHref());
+    } catch (error) {
+      buttonRef.current?.focus();
+      notify.error(getErrorMessage(error, t('site.danger.failed')));
+    }
+  };
+
+  return (
+    <Panel tone="danger" title={t('site.danger.title')} description={t('site.danger.description')}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="button button-outline-danger"
+        onClick={() => setConfirming(true)}
+      >
+        {t('site.danger.delete')}
+      </button>
+      {confirming && (
+        <ConfirmDialog
+          danger
+          title={t('site.danger.confirmTitle')}
+          message={t('site.danger.confirmMessage', { url: displayUrl(site.sourceUrl) })}
+          confirmLabel={t('site.danger.confirm')}
+          cancelLabel={t('site.danger.keep')}
+          onConfirm={() => void handleDelete()}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import { Panel } from '../../../components/ui/panel';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useI18n } from '../../../lib/i18n';
+import { notify } from '../../../lib/toast';
+import { downloadExport } from '../api/site-api';
+import { saveBlob } from '../utils/save-blob';
+
+/** Downloads the static files of the live version as `site-{id}.zip`. */
+export function ExportPanel({ siteId, available }: { siteId: string; available: boolean }) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+
+  const handleDownload = async () => {
+    setBusy(true);
+    try {
+      saveBlob(await downloadExport(siteId), `site-${siteId}.zip`);
+    } catch (error) {
+      notify.error(getErrorMessage(error, t('site.export.failed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel title={t('site.export.title')} description={t('site.export.description')}>
+      <button
+        type="button"
+        className="button button-outline"
+        disabled={!available || busy}
+        onClick={() => void handleDownload()}
+      >
+        {busy ? t('site.export.downloading') : t('site.export.download')}
+      </button>
+    </Panel>
+  );
+}

@@ -1,0 +1,264 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AnalyticsResponse, CloneRecord, PlanId, SiteVersion } from '@mirror/contract';
+import { makeClone, makeStatus, makeUser, makeVersion, storeToken } from '../../../test/fixtures';
+import { renderWithProviders } from '../../../test/render';
+import {
+  startTestServer,
+  type Routes as ServerRoutes,
+  type TestServer,
+} from '../../../test/test-server';
+import { SitePage } from './site-page';
+
+const previewUrl = 'http://calm-river.localhost:8181/';
+let server: TestServer;
+let site: CloneRecord;
+let versions: SiteVersion[];
+
+const analytics = (period: string, visits: number): AnalyticsResponse => ({
+  period: period as AnalyticsResponse['period'],
+  days: [
+    { date: '2025-01-09', visits: visits - 4, pageViews: visits * 2 - 5 },
+    { date: '2025-01-10', visits: 4, pageViews: 5 },
+  ],
+  totals: { visits, pageViews: visits * 2 },
+});
+
+function routes(plan: PlanId, extra: ServerRoutes = {}): ServerRoutes {
+  return {
+    'GET /auth/me': { body: { user: makeUser({ plan }) } },
+    'GET /domains/clone/s1': () => ({ body: site }),
+    'GET /domains/clone/s1/versions': () => ({ body: versions }),
+    'GET /domains/s1/analytics?period=7d': { body: analytics('7d', 12) },
+    'GET /domains/s1/analytics?period=30d': { body: analytics('30d', 345) },
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({});
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  site = makeClone({
+    id: 's1',
+    status: 'completed',
+    currentStatus: 'mirror created successfully',
+    progress: 1,
+    liveVersionId: 'v1',
+    sourceUrl: 'https://example.com/shop',
+  });
+  versions = [makeVersion({ id: 'v1', number: 1, isLive: true })];
+});
+afterEach(() => {
+  server.requests.length = 0;
+});
+
+async function renderSite(plan: PlanId = 'free', extra: ServerRoutes = {}) {
+  storeToken();
+  server.setRoutes(routes(plan, extra));
+  renderWithProviders(
+    <Routes>
+      <Route path="/dashboard/site/:id" element={<SitePage />} />
+      <Route path="/dashboard" element={<p>Dashboard here</p>} />
+    </Routes>,
+    { route: '/dashboard/site/s1' },
+  );
+  await screen.findByRole('heading', { level: 1, name: 'example.com/shop' });
+}
+
+const calls = (method: string, path: string) =>
+  server.requests.filter((r) => r.method === method && r.path === path);
+const versionRows = () => screen.getAllByTestId('version-row');
+const liveRow = () => versionRows().find((row) => within(row).queryByText('Live'));
+
+describe('site page', () => {
+  it('shows the source, status, sandboxed live preview, address and versions', async () => {
+    await renderSite();
+    expect(screen.getByRole('link', { name: 'https://example.com/shop' })).toBeTruthy();
+    expect(screen.getAllByText('Completed')[0]!.className).toContain('status-completed');
+    expect(screen.getByRole('link', { name: 'Open preview' }).getAttribute('href')).toBe(
+      previewUrl,
+    );
+    const frame = document.querySelector('iframe')!;
+    expect(frame.getAttribute('src')).toBe(previewUrl);
+    expect(frame.getAttribute('sandbox')).toBe(
+      'allow-scripts allow-same-origin allow-forms allow-popups',
+    );
+    expect(
+      (screen.getByRole('textbox', { name: 'Preview address' }) as HTMLInputElement).value,
+    ).toBe(previewUrl);
+    await waitFor(() => expect(versionRows()).toHaveLength(1));
+    expect(within(liveRow()!).getByText('Version 1')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Publish version/ })).toBeNull();
+    expect((await screen.findByTestId('analytics-visits')).textContent).toBe('12');
+  });
+
+  it('copies the preview address', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await renderSite();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    expect(writeText).toHaveBeenCalledWith(previewUrl);
+    expect(await screen.findByText('Preview address copied to clipboard!')).toBeTruthy();
+  });
+
+  it('re-mirrors, follows the run and lists the new live version', async () => {
+    await renderSite('free', {
+      'POST /domains/clone/s1/remirror': () => {
+        site = {
+          ...site,
+          status: 'pending',
+          currentStatus: 'starting mirror process',
+          progress: 0,
+        };
+        versions = [
+          makeVersion({ id: 'v2', number: 2, status: 'pending', isLive: false }),
+          ...versions,
+        ];
+        return { status: 202, body: site };
+      },
+      'GET /domains/clone/s1/status': () => {
+        site = { ...site, status: 'completed', progress: 1, liveVersionId: 'v2' };
+        versions = [
+          makeVersion({ id: 'v2', number: 2, isLive: true }),
+          makeVersion({ id: 'v1', number: 1, isLive: false }),
+        ];
+        return { body: makeStatus('completed', { id: 's1' }) };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Re-mirror' }));
+    expect(await screen.findByText('Re-mirror started.')).toBeTruthy();
+    expect(calls('POST', '/domains/clone/s1/remirror')).toHaveLength(1);
+    // While the run goes on, its status shows and a second re-mirror cannot start.
+    await waitFor(() =>
+      expect(
+        (screen.getByRole('button', { name: 'Re-mirror' }) as HTMLButtonElement).disabled,
+      ).toBe(true),
+    );
+
+    await waitFor(() => expect(within(liveRow()!).getByText('Version 2')).toBeTruthy());
+    expect(versionRows()).toHaveLength(2);
+    expect(calls('GET', '/domains/clone/s1/status')).toHaveLength(1);
+    expect(await screen.findByText('mirror created successfully')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Re-mirror' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+    expect(screen.getByRole('button', { name: 'Publish version 1' })).toBeTruthy();
+  });
+
+  it('publishes an older version: the live badge moves', async () => {
+    site = { ...site, liveVersionId: 'v2' };
+    versions = [
+      makeVersion({ id: 'v2', number: 2, isLive: true }),
+      makeVersion({ id: 'v1', number: 1, isLive: false }),
+      makeVersion({ id: 'v0', number: 0, status: 'failed', isLive: false, error: 'Timed out' }),
+    ];
+    await renderSite('free', {
+      'POST /domains/clone/s1/versions/v1/publish': () => {
+        site = { ...site, liveVersionId: 'v1' };
+        versions = versions.map((v) => ({ ...v, isLive: v.id === 'v1' }));
+        return { body: site };
+      },
+    });
+    await waitFor(() => expect(within(liveRow()!).getByText('Version 2')).toBeTruthy());
+    // A failed version cannot be published.
+    expect(screen.queryByRole('button', { name: 'Publish version 0' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Publish version 1' }));
+    expect(await screen.findByText('Version 1 is now live.')).toBeTruthy();
+    await waitFor(() => expect(within(liveRow()!).getByText('Version 1')).toBeTruthy());
+    expect(screen.getByRole('button', { name: 'Publish version 2' })).toBeTruthy();
+    expect(calls('POST', '/domains/clone/s1/versions/v1/publish')).toHaveLength(1);
+  });
+
+  it('deletes only after confirming, then goes back to the dashboard', async () => {
+    await renderSite('free', {
+      'DELETE /domains/clone/s1': { body: { success: true, message: 'Site deleted.' } },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete site' }));
+    let dialog = screen.getByRole('alertdialog', { name: 'Delete this site?' });
+    expect(dialog.textContent).toContain(
+      'example.com/shop and all its versions will be deleted. This cannot be undone.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls('DELETE', '/domains/clone/s1')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete site' }));
+    dialog = screen.getByRole('alertdialog', { name: 'Delete this site?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete site' }));
+    expect(await screen.findByText('Dashboard here')).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard');
+    expect(calls('DELETE', '/domains/clone/s1')).toHaveLength(1);
+  });
+
+  it('keeps sync schedules for paid plans and saves a change', async () => {
+    await renderSite('free');
+    const select = screen.getByLabelText('Automatic re-mirror') as HTMLSelectElement;
+    await waitFor(() => expect(server.requests.some((r) => r.path === '/auth/me')).toBe(true));
+    expect(select.disabled).toBe(true);
+    expect(screen.getByText(/Automatic sync schedules are available on paid plans/)).toBeTruthy();
+  });
+
+  it('lets a paid plan pick a sync schedule', async () => {
+    await renderSite('pro', {
+      'PUT /domains/clone/s1': ({ body }) => ({
+        body: { ...site, ...(body as object) },
+      }),
+    });
+    const select = screen.getByLabelText('Automatic re-mirror') as HTMLSelectElement;
+    await waitFor(() => expect(select.disabled).toBe(false));
+    fireEvent.change(select, { target: { value: 'weekly' } });
+    expect(await screen.findByText('Sync schedule saved.')).toBeTruthy();
+    expect(calls('PUT', '/domains/clone/s1')[0]?.body).toEqual({ syncSchedule: 'weekly' });
+    expect(select.value).toBe('weekly');
+  });
+
+  it('downloads the zip with the session token', async () => {
+    const createObjectURL = vi.fn((_blob: Blob) => 'blob:site-zip');
+    const revokeObjectURL = vi.fn();
+    Object.assign(URL, { createObjectURL, revokeObjectURL });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await renderSite('free', { 'GET /domains/clone/s1/export.zip': { body: 'PK-zip-bytes' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Download zip' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    const link = click.mock.contexts[0] as HTMLAnchorElement;
+    expect(link.download).toBe('site-s1.zip');
+    expect(link.href).toBe('blob:site-zip');
+    // The body the server sent, as a blob (Node's Blob, not jsdom's).
+    expect(createObjectURL.mock.calls[0]).toEqual([expect.objectContaining({ size: 14 })]);
+    expect(calls('GET', '/domains/clone/s1/export.zip')[0]?.authorization).toBe('Bearer token-1');
+    click.mockRestore();
+  });
+
+  it('loads the visits of another period', async () => {
+    await renderSite();
+    expect((await screen.findByTestId('analytics-visits')).textContent).toBe('12');
+    fireEvent.click(screen.getByRole('button', { name: '30 days' }));
+    await waitFor(() => expect(screen.getByTestId('analytics-visits').textContent).toBe('345'));
+    expect(screen.getByRole('button', { name: '30 days' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    // The numbers behind the chart are readable as a table.
+    expect(screen.getByRole('table', { name: 'Visits and page views per day' })).toBeTruthy();
+  });
+
+  it('shows a friendly state for a site that is not there', async () => {
+    storeToken();
+    server.setRoutes({
+      ...routes('free'),
+      'GET /domains/clone/s1': { status: 404, body: { message: 'Site not found.' } },
+    });
+    renderWithProviders(
+      <Routes>
+        <Route path="/dashboard/site/:id" element={<SitePage />} />
+      </Routes>,
+      { route: '/dashboard/site/s1' },
+    );
+    expect(await screen.findByRole('heading', { name: 'Site not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe(
+      '/dashboard',
+    );
+  });
+});

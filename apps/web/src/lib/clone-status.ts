@@ -1,0 +1,47 @@
+import { CLONE_STATUS_TEXTS, type CloneStatus, type CloneStatusResponse } from '@mirror/contract';
+import { api } from './api-client';
+
+// Types and plain constants only: the contract's zod schemas stay out of the browser bundle.
+
+/** `GET /domains/clone/{id}/status` (SPEC §7); demos answer anyone who has the id. */
+export function fetchCloneStatus(id: string, signal?: AbortSignal): Promise<CloneStatusResponse> {
+  return api.get<CloneStatusResponse>(`/domains/clone/${encodeURIComponent(id)}/status`, {
+    defaultMessage: 'Failed to get clone status',
+    signal,
+  });
+}
+
+/** A run that may still change: the status is worth polling. */
+export function isRunningStatus(status: CloneStatus): boolean {
+  return status === 'pending' || status === 'processing' || status === 'completing';
+}
+
+export function isSettledStatus(status: CloneStatus): boolean {
+  return status === 'completed' || status === 'failed';
+}
+
+type StatusTextKey = keyof typeof CLONE_STATUS_TEXTS;
+const TEXT_KEYS = new Map<string, StatusTextKey>(
+  (Object.entries(CLONE_STATUS_TEXTS) as [StatusTextKey, string][]).map(([key, text]) => [
+    text,
+    key,
+  ]),
+);
+
+/**
+ * The i18n key of a progress text (`cloning website` → `mirror.progress.cloning`); null for a text
+ * the app does not know, which is then shown as the server wrote it.
+ */
+export function progressTextKey(currentStatus: string): string | null {
+  const key = TEXT_KEYS.get(currentStatus);
+  return key ? `mirror.progress.${key}` : null;
+}
+
+/** The translated progress text, or the server's own words for an unknown one. */
+export function translateProgressText(
+  t: (key: string, vars?: Record<string, string | number>) => string,
+  currentStatus: string,
+): string {
+  const key = progressTextKey(currentStatus);
+  return key ? t(key) : currentStatus;
+}

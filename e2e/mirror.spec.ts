@@ -1,0 +1,191 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { STORAGE_KEYS } from '@mirror/contract';
+import { newAccount, registerViaApi, useSession } from './support/accounts';
+import { startFixtureSite, type StaticSite } from './support/fixture-site';
+import { text } from './support/locales';
+
+const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
+
+/** SPEC §4 progress messages, in the order a run may show them. */
+const PROGRESS_ORDER = [
+  'validating URL',
+  'starting mirror process',
+  'cloning website',
+  'processing website',
+  'finalizing mirror',
+];
+const PREVIEW_URL = /^http:\/\/[a-z0-9-]+\.localhost:8181\/$/;
+/** A mirror run of the fixture, from the queue to completed, on a busy machine. */
+const RUN_TIMEOUT = 90_000;
+
+let fixture: StaticSite;
+
+test.beforeAll(async () => {
+  fixture = await startFixtureSite();
+});
+test.afterAll(async () => {
+  await fixture.close();
+});
+
+/** Records every text the hero's mirror message shows, to check their order afterwards. */
+async function recordMirrorMessages(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { mirrorMessages: string[] }).mirrorMessages = seen;
+    const note = () => {
+      const text = document.querySelector('[data-testid="mirror-message"]')?.textContent ?? '';
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    };
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+  return () =>
+    page.evaluate(() => (window as unknown as { mirrorMessages: string[] }).mirrorMessages);
+}
+
+async function createSiteViaApi(request: APIRequestContext, token: string, sourceUrl: string) {
+  const headers = { Authorization: `Bearer ${token}` };
+  const created = await request.post('/api/domains/clone', {
+    headers,
+    data: { sourceUrl, isDemo: false },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await expect
+    .poll(
+      async () => {
+        const answer = await request.get(`/api/domains/clone/${id}/status`, { headers });
+        return ((await answer.json()) as { status: string }).status;
+      },
+      { timeout: RUN_TIMEOUT, intervals: [500] },
+    )
+    .toBe('completed');
+  return id;
+}
+
+test.describe('mirroring', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('a guest mirrors a site, previews it, registers and finds it on the dashboard', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const messages = await recordMirrorMessages(page);
+    await page.getByLabel(en('hero.url.label')).fill(fixture.origin);
+    await page.getByRole('button', { name: en('hero.url.submitGuest') }).click();
+
+    await expect(page.getByText(en('mirror.messages.demoSaved'))).toBeVisible();
+    const demoIds = await page.evaluate(
+      (key) => JSON.parse(localStorage.getItem(key) ?? '[]') as string[],
+      STORAGE_KEYS.demoSites,
+    );
+    expect(demoIds).toHaveLength(1);
+
+    const panel = page.getByRole('region', { name: en('hero.panel.title') });
+    await expect(panel).toBeVisible();
+    const message = page.getByTestId('mirror-message');
+    await expect(message).toHaveText(/^Completed: http:\/\/[a-z0-9-]+\.localhost:8181\/$/, {
+      timeout: RUN_TIMEOUT,
+    });
+    const progress = panel.getByRole('progressbar', { name: en('mirror.progressLabel') });
+    await expect(progress).toHaveAttribute('aria-valuenow', '100');
+    await expect(panel.getByText(en('mirror.status.completed'), { exact: true })).toBeVisible();
+    await expect(page.getByText(en('mirror.progress.completed')).first()).toBeVisible();
+
+    // Every message came in the SPEC order and the run ended with the preview address.
+    const seen = await messages();
+    const progressSeen = seen.filter((m) => PROGRESS_ORDER.includes(m));
+    expect(progressSeen.length).toBeGreaterThan(0);
+    const positions = progressSeen.map((m) => PROGRESS_ORDER.indexOf(m));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(seen.at(-1)).toMatch(/^Completed: /);
+
+    const previewUrl = (await panel.getByRole('link', { name: PREVIEW_URL }).textContent())!;
+    await panel.getByRole('button', { name: en('hero.panel.livePreview') }).click();
+    const frame = page.frameLocator(`iframe[src="${previewUrl}"]`);
+    await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Mirror fixture');
+    await expect(page.locator('iframe')).toHaveAttribute(
+      'sandbox',
+      'allow-scripts allow-same-origin allow-forms allow-popups',
+    );
+    await panel.getByRole('button', { name: en('hero.panel.closePreview') }).click();
+    await expect(page.locator('iframe')).toHaveCount(0);
+
+    // Register from the panel: the demo is claimed and the panel offers the site page.
+    await panel.getByRole('button', { name: en('hero.panel.registerToCustomize') }).click();
+    const ada = newAccount('Ada Lovelace');
+    const dialog = page.getByRole('dialog', { name: en('auth.register.title') });
+    await dialog.getByLabel(en('auth.fields.name')).fill(ada.name);
+    await dialog.getByLabel(en('auth.fields.email')).fill(ada.email);
+    await dialog.getByLabel(en('auth.fields.password'), { exact: true }).fill(ada.password);
+    await dialog.getByLabel(en('auth.fields.confirmPassword')).fill(ada.password);
+    await dialog.getByRole('button', { name: en('auth.register.submit') }).click();
+    await expect(page.getByText(en('toasts.registerSuccess'))).toBeVisible();
+    await expect
+      .poll(() => page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.demoSites))
+      .toBeNull();
+    await expect(panel.getByRole('link', { name: en('hero.panel.manage') })).toHaveAttribute(
+      'href',
+      `/dashboard/site/${demoIds[0]}`,
+    );
+
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: en('nav.dashboard') })
+      .click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const host = new URL(fixture.origin).host;
+    const row = page.getByTestId('site-row').filter({ hasText: host });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByText(en('mirror.status.completed'), { exact: true })).toBeVisible();
+    await expect(page.getByTestId('stat-sites')).toContainText('1');
+    await expect(page.getByTestId('plan-usage')).toHaveText('Usage: 1 / 1');
+    await expect(
+      page.getByRole('link', { name: `${en('dashboard.sites.preview')} ${host}` }),
+    ).toHaveAttribute('href', previewUrl);
+    await row.getByRole('link', { name: `${en('dashboard.sites.manage')} ${host}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/site/${demoIds[0]}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(host);
+  });
+
+  test('a signed-in user re-mirrors on the site page and rolls back to the first version', async ({
+    page,
+    request,
+  }) => {
+    const token = await registerViaApi(request, newAccount('Grace Hopper'));
+    const id = await createSiteViaApi(request, token, fixture.origin);
+    await useSession(page, token);
+    await page.goto(`/dashboard/site/${id}`);
+
+    const rows = page.getByTestId('version-row');
+    const liveRow = rows.filter({ has: page.getByText(en('site.versions.live'), { exact: true }) });
+    await expect(rows).toHaveCount(1);
+    await expect(liveRow).toContainText(en('site.versions.version', { number: '1' }));
+    const frame = page.frameLocator('iframe[title^="Live preview of"]');
+    await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Mirror fixture');
+
+    const remirror = page.getByRole('button', { name: en('site.run.remirror') });
+    await remirror.click();
+    await expect(page.getByText(en('site.run.started'))).toBeVisible();
+    await expect(rows).toHaveCount(2, { timeout: RUN_TIMEOUT });
+    await expect(liveRow).toContainText(en('site.versions.version', { number: '2' }), {
+      timeout: RUN_TIMEOUT,
+    });
+    await expect(remirror).toBeEnabled();
+    await expect(page.getByText(en('mirror.progress.completed')).first()).toBeVisible();
+
+    await page
+      .getByRole('button', { name: en('site.versions.publishLabel', { number: '1' }) })
+      .click();
+    await expect(page.getByText(en('site.versions.published', { number: '1' }))).toBeVisible();
+    await expect(liveRow).toHaveCount(1);
+    await expect(liveRow).toContainText(en('site.versions.version', { number: '1' }));
+    await expect(
+      page.getByRole('button', { name: en('site.versions.publishLabel', { number: '2' }) }),
+    ).toBeVisible();
+    await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Mirror fixture');
+  });
+});

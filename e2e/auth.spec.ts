@@ -11,6 +11,7 @@ import {
 } from './support/accounts';
 import { text } from './support/locales';
 import { waitForMailLink } from './support/outbox';
+import { BASE_URL } from './support/server';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 
@@ -145,10 +146,7 @@ test.describe('accounts', () => {
     await dialog.getByRole('button', { name: en('auth.login.forgotPassword') }).click();
     await expect(page.getByText(en('toasts.resetSent'))).toBeVisible();
 
-    const link = await waitForMailLink(
-      katherine.email,
-      'http://localhost:8181/reset-password?token=',
-    );
+    const link = await waitForMailLink(katherine.email, `${BASE_URL}/reset-password?token=`);
     await page.goto(link);
     await expect(page).toHaveTitle(en('meta.resetPassword.title'));
     const newPassword = `${katherine.password}-reset`;

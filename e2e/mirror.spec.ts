@@ -3,6 +3,7 @@ import { STORAGE_KEYS } from '@mirror/contract';
 import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { startFixtureSite, type StaticSite } from './support/fixture-site';
 import { text } from './support/locales';
+import { E2E_PORT } from './support/server';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 
@@ -14,7 +15,7 @@ const PROGRESS_ORDER = [
   'processing website',
   'finalizing mirror',
 ];
-const PREVIEW_URL = /^http:\/\/[a-z0-9-]+\.localhost:8181\/$/;
+const PREVIEW_URL = new RegExp(`^http://[a-z0-9-]+\\.localhost:${E2E_PORT}/$`);
 /** A mirror run of the fixture, from the queue to completed, on a busy machine. */
 const RUN_TIMEOUT = 90_000;
 
@@ -87,9 +88,12 @@ test.describe('mirroring', () => {
     const panel = page.getByRole('region', { name: en('hero.panel.title') });
     await expect(panel).toBeVisible();
     const message = page.getByTestId('mirror-message');
-    await expect(message).toHaveText(/^Completed: http:\/\/[a-z0-9-]+\.localhost:8181\/$/, {
-      timeout: RUN_TIMEOUT,
-    });
+    await expect(message).toHaveText(
+      new RegExp(`^Completed: http://[a-z0-9-]+\\.localhost:${E2E_PORT}/$`),
+      {
+        timeout: RUN_TIMEOUT,
+      },
+    );
     const progress = panel.getByRole('progressbar', { name: en('mirror.progressLabel') });
     await expect(progress).toHaveAttribute('aria-valuenow', '100');
     await expect(panel.getByText(en('mirror.status.completed'), { exact: true })).toBeVisible();

@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { BASE_URL, E2E_PORT } from './support/server';
 
 // Specs drive the production build (`npm run build`) served by the real server, in Debian's Chromium.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
-const port = Number(process.env.E2E_PORT ?? 8181);
-const baseURL = `http://localhost:${port}`;
+const port = E2E_PORT;
+const baseURL = BASE_URL;
 // Created once by the main process; workers re-read this file and inherit the variable, so specs can
 // find the server's data (for example the mail outbox) at the same place.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-e2e-'));

@@ -314,6 +314,54 @@ describe('mirroring as a service', () => {
   });
 });
 
+describe('upkeep', () => {
+  it('re-mirrors sites whose sync is due (paid plans only) and deletes unclaimed demos past 7 days', async () => {
+    const { site, t } = await setup();
+    const free = await signUp(t);
+    const pro = await signUp(t, undefined, 'pro');
+    const { id } = (await clone(t, { sourceUrl: site.url }, pro.headers)).json();
+    await pollToEnd(t, id, pro.headers);
+    const freeSite = (await clone(t, { sourceUrl: site.url }, free.headers)).json();
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: `/api/domains/clone/${freeSite.id}`,
+      headers: free.headers,
+      payload: { syncSchedule: 'daily' },
+    });
+    expect(refused.statusCode).toBe(403);
+    const daily = await t.app.inject({
+      method: 'PUT',
+      url: `/api/domains/clone/${id}`,
+      headers: pro.headers,
+      payload: { syncSchedule: 'daily' },
+    });
+    expect(daily.json().syncSchedule).toBe('daily');
+    const demo = (await clone(t, { sourceUrl: site.url })).json();
+    await pollToEnd(t, demo.id);
+    await pollToEnd(t, freeSite.id, free.headers);
+
+    // Nothing is due yet.
+    expect(await t.app.sitesService.runMaintenance()).toEqual({ expired: 0, synced: 0 });
+    // A day and a bit later the sync is due; eight days later the demo has expired.
+    site.version = 3;
+    expect(await t.app.sitesService.runMaintenance(new Date(Date.now() + 25 * 3_600_000))).toEqual({
+      expired: 0,
+      synced: 1,
+    });
+    await pollToEnd(t, id, pro.headers);
+    const versions = (
+      await t.app.inject({ url: `/api/domains/clone/${id}/versions`, headers: pro.headers })
+    ).json();
+    expect(versions).toHaveLength(2);
+    expect(
+      (await t.app.sitesService.runMaintenance(new Date(Date.now() + 8 * 24 * 3_600_000))).expired,
+    ).toBe(1);
+    expect((await t.app.inject({ url: `/api/domains/clone/${demo.id}/status` })).statusCode).toBe(
+      404,
+    );
+  });
+});
+
 describe('a killed process', () => {
   function startServer(dataDir: string, schema: string | undefined) {
     return spawnServer({

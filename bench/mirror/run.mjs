@@ -167,7 +167,7 @@ console.log(`|---|---:|---:|---:|---:|---:|---:|`);
 for (const r of results) {
   const ratio = ours && r !== ours ? `${(r.seconds / ours.seconds).toFixed(1)}×` : '—';
   console.log(
-    `| ${r.name} | ${r.seconds.toFixed(1)} s | ${r.requests} | ${mib(r.bytes)} | ${mib(r.peak)} | ${ratio} |`,
+    `| ${r.name} | ${r.seconds.toFixed(1)} s | ${r.requests} | ${mib(r.bytes)} | ${r.files} | ${mib(r.peak)} | ${ratio} |`,
   );
 }
 console.log(

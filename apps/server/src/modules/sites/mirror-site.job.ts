@@ -20,6 +20,9 @@ import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
 import { findSite, findVersion, updateRunState } from './sites.repository.js';
 import { loadManifest, saveManifest } from './manifests.js';
 
+/** Tries of one run before it is reported as failed. */
+const MAX_ATTEMPTS = 3;
+
 const MirrorSitePayload = z.object({ siteId: z.string(), versionId: z.string() });
 export type MirrorSitePayload = z.infer<typeof MirrorSitePayload>;
 
@@ -60,7 +63,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
   return defineJob({
     name: 'mirror-site',
     payload: MirrorSitePayload,
-    maxAttempts: 3,
+    maxAttempts: MAX_ATTEMPTS,
     backoffMs: 5_000,
     async handle({ siteId, versionId }, context) {
       const site = await findSite(db, siteId);
@@ -133,7 +136,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       } catch (err) {
         await writes;
         if (context.signal.aborted) throw err;
-        const permanent = err instanceof MirrorError || context.attempt >= 3;
+        const permanent = err instanceof MirrorError || context.attempt >= MAX_ATTEMPTS;
         if (!permanent) throw err;
         const message = err instanceof Error ? err.message : String(err);
         await db

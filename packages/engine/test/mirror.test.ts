@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -304,15 +305,8 @@ describe('mirror: limits, politeness and failures', () => {
       onProgress: (e) => events.push(e),
     });
     const phases = [...new Set(events.map((e) => e.phase))];
-    // The fixture has scripts: 'auto' renders a sample of pages to learn whether it needs rendering.
-    expect(phases).toEqual([
-      'discovering',
-      'fetching',
-      'rendering',
-      'rewriting',
-      'finalizing',
-      'done',
-    ]);
+    // The fixture's scripts only set data attributes: 'auto' needs no Chromium to know that.
+    expect(phases).toEqual(['discovering', 'fetching', 'rewriting', 'finalizing', 'done']);
     const last = events[events.length - 1]!;
     expect(last).toMatchObject({
       phase: 'done',
@@ -448,6 +442,45 @@ describe('render tier', () => {
       maxDepth: 0,
     });
     expect(plain.stats.rendered).toBe(0);
+  });
+
+  it('in auto mode, renders pages whose scripts add text, and skips Chromium when none can', async () => {
+    const page = (script: string) => (_req: unknown, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html><head><title>T</title><script defer src="${script}"></script></head>` +
+          `<body><h1>Static heading</h1><p id="more">Some static text.</p></body></html>`,
+      );
+    };
+    const js = (code: string) => (_req: unknown, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(code);
+    };
+    const { origin } = await startSite({
+      '/builds.html': page('/builds.js'),
+      '/builds.js': js(
+        `document.getElementById('more').textContent = '${'Loaded by script. '.repeat(40)}';`,
+      ),
+      '/inert.html': page('/inert.js'),
+      '/inert.js': js('window.analyticsReady = true;'),
+    });
+    const events: ProgressEvent[] = [];
+    const built = await mirror({
+      url: `${origin.origin}/builds.html`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      maxDepth: 0,
+    });
+    expect(built.stats.rendered).toBe(1);
+    const inert = await mirror({
+      url: `${origin.origin}/inert.html`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      maxDepth: 0,
+      onProgress: (e) => events.push(e),
+    });
+    expect(inert.stats.rendered).toBe(0);
+    expect(events.some((e) => e.phase === 'rendering')).toBe(false);
   });
 
   it('notes when Chromium is not available and captures the static page anyway', async () => {

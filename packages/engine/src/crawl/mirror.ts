@@ -7,6 +7,7 @@ import {
   processCss,
   processHtml,
   processWebManifest,
+  scriptMayBuildContent,
   type Ref,
   type RefVisitor,
   type RenderHints,
@@ -21,6 +22,7 @@ import type {
   Phase,
   ProgressEvent,
 } from '../types.js';
+import { forEachLimit } from '../for-each-limit.js';
 import { createUrlMapper, type UrlMapper } from '../url-map.js';
 import { Lanes, type Lane } from './lanes.js';
 import { ALLOW_ALL, parseRobots, type Robots } from './robots.js';
@@ -46,6 +48,8 @@ export const DEFAULTS = {
   renderConcurrency: 2,
   /** Pages with scripts rendered in 'auto' mode to learn whether the site needs rendering. */
   renderSamples: 3,
+  /** Entries rewritten at once at the end of a run. */
+  rewriters: 8,
 };
 
 interface HtmlInfo {
@@ -342,6 +346,10 @@ class Crawler {
   /** In 'auto' mode: whether pages with scripts turned out to need rendering. */
   private siteNeedsRender: boolean | null = null;
   private renderSamples = 0;
+  private samplesDone = 0;
+  /** Tasks waiting for a URL to be fetched or to fail (sampling reads a page's scripts). */
+  private readonly settledWaiters = new Map<string, (() => void)[]>();
+  private readonly scriptVerdicts = new Map<string, Promise<boolean>>();
   private rendered = 0;
 
   constructor(
@@ -493,7 +501,26 @@ class Crawler {
 
   private fail(url: string, reason: FailureReason, detail: string, status?: number): void {
     this.failures.push({ url, reason, detail, ...(status !== undefined ? { status } : {}) });
+    this.settle(url);
     this.emit();
+  }
+
+  private settle(url: string): void {
+    const waiters = this.settledWaiters.get(url);
+    if (!waiters) return;
+    this.settledWaiters.delete(url);
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves once `url` has an entry or a failure; at once when it was never queued. */
+  private whenSettled(url: string): Promise<void> {
+    if (this.entries.has(url) || !this.seen.has(url) || this.failures.some((f) => f.url === url))
+      return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.settledWaiters.get(url) ?? [];
+      waiters.push(resolve);
+      this.settledWaiters.set(url, waiters);
+    });
   }
 
   // ---- robots and sitemaps -----------------------------------------------------------------
@@ -762,6 +789,7 @@ class Crawler {
       ...fields,
       ...(fields.hash ? { sourceHash: fields.hash } : {}),
     });
+    this.settle(url.href);
     this.done++;
     this.emit();
   }
@@ -835,6 +863,8 @@ class Crawler {
           if (this.renderSamples >= DEFAULTS.renderSamples) return;
           this.renderSamples++;
           sampling = true;
+          // Scripts that cannot add text need no Chromium to prove it: the sample says "no".
+          if (!(await this.scriptsMayBuild(info.hints))) return this.sampled(false);
         }
       }
     }
@@ -842,14 +872,50 @@ class Crawler {
     if (!result) return;
     if (sampling) {
       const needed = result.textLength > info.textLength * 1.5 + 200;
-      if (needed) this.siteNeedsRender = true;
-      else if (this.renderSamples >= DEFAULTS.renderSamples && this.siteNeedsRender === null) {
-        this.siteNeedsRender = false;
-        await this.releaseUnneededRenderer();
-      }
+      await this.sampled(needed);
       if (!needed) return;
     }
     await this.adoptRender(task, result);
+  }
+
+  /** One sample's verdict; when every sample said no, the site needs no rendering. */
+  private async sampled(needed: boolean): Promise<void> {
+    this.samplesDone++;
+    if (needed) this.siteNeedsRender = true;
+    else if (this.samplesDone >= DEFAULTS.renderSamples && this.siteNeedsRender === null) {
+      this.siteNeedsRender = false;
+      await this.releaseUnneededRenderer();
+    }
+  }
+
+  /**
+   * Whether any script of the page could build content (`scriptMayBuildContent`). External scripts
+   * are read from the store once fetched (the page waits for them: only sampled pages do); one the
+   * copy does not hold (refused, failed, too large) counts as yes.
+   */
+  private async scriptsMayBuild(hints: RenderHints): Promise<boolean> {
+    if (hints.inlineScriptMayBuild) return true;
+    for (const src of hints.scriptSources) {
+      let verdict = this.scriptVerdicts.get(src);
+      if (!verdict) {
+        verdict = this.scriptMayBuild(src, 0);
+        this.scriptVerdicts.set(src, verdict);
+      }
+      if (await verdict) return true;
+    }
+    return false;
+  }
+
+  private async scriptMayBuild(src: string, redirects: number): Promise<boolean> {
+    await this.whenSettled(src);
+    const entry = this.entries.get(src);
+    if (!entry || !entry.sourceHash) {
+      const location = entry?.headers['location'];
+      return location && redirects < 5 ? this.scriptMayBuild(location, redirects + 1) : true;
+    }
+    if (entry.size > DEFAULTS.maxParsedBytes) return true;
+    const code = await readBlob(this.options.store, entry.sourceHash);
+    return scriptMayBuildContent(code.toString('utf8'));
   }
 
   private async render(url: string): Promise<RenderResult | undefined> {
@@ -963,41 +1029,45 @@ class Crawler {
   // ---- rewriting ---------------------------------------------------------------------------
 
   private async rewriteAll(): Promise<void> {
-    const total = this.entries.size;
-    let index = 0;
-    for (const entry of this.entries.values()) {
-      index++;
-      if (entry.status >= 300 && entry.status < 400) {
-        entry.headers = {
-          ...entry.headers,
-          location: this.locationInCopy(entry.headers['location']!),
-        };
-        continue;
-      }
-      const type = bodyTypeOf(entry.contentType, new URL(entry.url), undefined);
-      if (type === 'other' || !entry.sourceHash) continue;
-      const raw = await readBlob(this.options.store, entry.sourceHash);
-      if (raw.length > DEFAULTS.maxParsedBytes) continue;
-      const visit = this.rewriteVisitor();
-      let output: string;
-      if (type === 'html') {
-        const { text, charset } = decodeBody(raw, entry.contentType, 'html');
-        const utf8 = charset.toLowerCase() === 'utf-8';
-        output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
-        if (entry.rendered) output = withRuntimeShim(output, this.siteOrigin());
-        if (!utf8) this.transcoded(entry, 'text/html; charset=utf-8');
-      } else if (type === 'css') {
-        const { text, charset } = decodeBody(raw, entry.contentType, 'css');
-        output = processCss(text, entry.url, visit).css;
-        if (charset.toLowerCase() !== 'utf-8') this.transcoded(entry, 'text/css; charset=utf-8');
-      } else {
-        output = processWebManifest(raw.toString('utf8'), entry.url, visit).json;
-      }
-      const stored = await this.options.store.put(bytesOf(output));
-      entry.hash = stored.hash;
-      entry.size = stored.size;
-      if (index % 20 === 0) this.emitRewrite(index, total);
+    const entries = [...this.entries.values()];
+    let finished = 0;
+    // Reading and storing overlap with parsing when a few entries are in flight.
+    await forEachLimit(entries, DEFAULTS.rewriters, async (entry) => {
+      await this.rewriteEntry(entry);
+      if (++finished % 20 === 0) this.emitRewrite(finished, entries.length);
+    });
+  }
+
+  private async rewriteEntry(entry: ManifestEntry): Promise<void> {
+    if (entry.status >= 300 && entry.status < 400) {
+      entry.headers = {
+        ...entry.headers,
+        location: this.locationInCopy(entry.headers['location']!),
+      };
+      return;
     }
+    const type = bodyTypeOf(entry.contentType, new URL(entry.url), undefined);
+    if (type === 'other' || !entry.sourceHash) return;
+    const raw = await readBlob(this.options.store, entry.sourceHash);
+    if (raw.length > DEFAULTS.maxParsedBytes) return;
+    const visit = this.rewriteVisitor();
+    let output: string;
+    if (type === 'html') {
+      const { text, charset } = decodeBody(raw, entry.contentType, 'html');
+      const utf8 = charset.toLowerCase() === 'utf-8';
+      output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
+      if (entry.rendered) output = withRuntimeShim(output, this.siteOrigin());
+      if (!utf8) this.transcoded(entry, 'text/html; charset=utf-8');
+    } else if (type === 'css') {
+      const { text, charset } = decodeBody(raw, entry.contentType, 'css');
+      output = processCss(text, entry.url, visit).css;
+      if (charset.toLowerCase() !== 'utf-8') this.transcoded(entry, 'text/css; charset=utf-8');
+    } else {
+      output = processWebManifest(raw.toString('utf8'), entry.url, visit).json;
+    }
+    const stored = await this.options.store.put(bytesOf(output));
+    entry.hash = stored.hash;
+    entry.size = stored.size;
   }
 
   private siteOrigin(): string {

@@ -10,6 +10,7 @@ import {
   processWebManifest,
   type RefVisitor,
 } from '../references/index.js';
+import { forEachLimit } from '../for-each-limit.js';
 import { readBlob } from '../storage/blob-utils.js';
 import type { BlobStore, Manifest, ManifestEntry } from '../types.js';
 
@@ -46,6 +47,9 @@ const EXTENSIONS: Record<string, string> = {
   'application/xml': '.xml',
   'text/xml': '.xml',
 };
+
+/** Files written at once. */
+const WRITERS = 16;
 
 /** Extensions whose content type a static server infers correctly, per type. */
 const ACCEPTED: Record<string, string[]> = {
@@ -168,7 +172,7 @@ export async function exportStatic(
       : null;
   let bytes = 0;
   const redirects: string[] = [];
-  for (const { entry, file } of plan) {
+  const writeOne = async ({ entry, file }: { entry: ManifestEntry; file: string }) => {
     const target = path.join(dir, ...file.split('/'));
     await ensureDir(path.dirname(target));
     if (entry.status >= 300) {
@@ -180,7 +184,7 @@ export async function exportStatic(
       await fs.writeFile(target, page);
       bytes += Buffer.byteLength(page);
       redirects.push(`${entry.path.split('?')[0]} ${mapped} ${entry.status}`);
-      continue;
+      return;
     }
     const type = mediaType(entry.contentType);
     const documentUrl = `${copyBase}${entry.path}`;
@@ -204,7 +208,10 @@ export async function exportStatic(
       else await pipeline(Readable.from(store.read(entry.hash)), createWriteStream(target));
       bytes += entry.size;
     }
-  }
+  };
+  // Files are independent: keep several in flight so disk waits overlap with rewriting pages.
+  await forEachLimit(plan, WRITERS, writeOne);
+  redirects.sort();
 
   const entryFile = toExport(manifest.entryPath);
   if (entryFile && entryFile !== '/index.html' && !taken.has('/index.html')) {

@@ -288,7 +288,25 @@ describe('processHtml discovery', () => {
     expect(r.title).toBe('Hello world');
     expect(r.charset).toBe('windows-1252');
     expect(r.textLength).toBe('abc def'.length);
-    expect(r.renderHints).toEqual({ emptyAppRoot: true, noscriptAsksForJs: true, scriptCount: 2 });
+    expect(r.renderHints).toEqual({
+      emptyAppRoot: true,
+      noscriptAsksForJs: true,
+      scriptCount: 2,
+      scriptSources: [new URL('m.js', PAGE).href],
+      inlineScriptMayBuild: false,
+    });
+  });
+
+  it('says whether inline scripts could build content', () => {
+    const builds = processHtml(
+      '<script>document.body.append("hi")</script><script src="/a.js#x"></script>',
+      PAGE,
+      keep,
+    ).renderHints;
+    expect(builds.inlineScriptMayBuild).toBe(true);
+    expect(builds.scriptSources).toEqual([new URL('/a.js', PAGE).href]);
+    const inert = processHtml('<script>window.flag = 1</script>', PAGE, keep).renderHints;
+    expect(inert.inlineScriptMayBuild).toBe(false);
   });
 
   it('server-rendered app roots are not empty', () => {
@@ -301,6 +319,8 @@ describe('processHtml discovery', () => {
       emptyAppRoot: false,
       noscriptAsksForJs: false,
       scriptCount: 0,
+      scriptSources: [],
+      inlineScriptMayBuild: false,
     });
     expect(processHtml('<div data-reactroot></div>', PAGE, keep).renderHints.emptyAppRoot).toBe(
       true,
@@ -506,6 +526,8 @@ describe('processHtml edge cases', () => {
       emptyAppRoot: false,
       noscriptAsksForJs: false,
       scriptCount: 0,
+      scriptSources: [],
+      inlineScriptMayBuild: false,
     });
     expect(r.charset).toBeUndefined();
   });

@@ -3,6 +3,7 @@ import type { DefaultTreeAdapterTypes, Token } from 'parse5';
 import { charsetFromMetaContent, encodingForLabel } from './charset.js';
 import { rewriteCss } from './css.js';
 import { isRecord, jsonIndent } from './json.js';
+import { scriptMayBuildContent } from './script-scan.js';
 import { RefSink, trimAscii } from './sink.js';
 import { rewriteSrcset } from './srcset.js';
 import type { Ref, RefKind, RefVisitor, RenderHints } from './types.js';
@@ -276,7 +277,13 @@ class HtmlWalker {
   charset: string | undefined;
   title: string | undefined;
   textLength = 0;
-  readonly hints: RenderHints = { emptyAppRoot: false, noscriptAsksForJs: false, scriptCount: 0 };
+  readonly hints: RenderHints = {
+    emptyAppRoot: false,
+    noscriptAsksForJs: false,
+    scriptCount: 0,
+    scriptSources: [],
+    inlineScriptMayBuild: false,
+  };
   private declaresCharset = false;
   private readonly csp: Edit[] = [];
   private readonly seenTags = new Set<number>();
@@ -384,6 +391,19 @@ class HtmlWalker {
       const type = getAttr(el, 'type');
       if (type === undefined || trimAscii(type) === '' || JS_TYPES.test(trimAscii(type))) {
         this.hints.scriptCount++;
+        const src = getAttr(el, 'src');
+        if (src !== undefined && trimAscii(src) !== '') {
+          try {
+            const url = new URL(trimAscii(src), this.base);
+            url.hash = '';
+            this.hints.scriptSources.push(url.href);
+          } catch {
+            // an unusable src runs nothing
+          }
+        } else if (!this.hints.inlineScriptMayBuild) {
+          const code = el.childNodes.map((c) => (isText(c) ? c.value : '')).join('');
+          this.hints.inlineScriptMayBuild = scriptMayBuildContent(code);
+        }
       }
     }
     if (this.hints.emptyAppRoot) return;

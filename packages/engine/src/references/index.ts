@@ -6,3 +6,4 @@ export { processWebManifest } from './manifest.js';
 export { parseSrcset, serializeSrcset } from './srcset.js';
 export type { SrcsetCandidate } from './srcset.js';
 export { decodeBody, prescanHtml, charsetFromContentType, encodingForLabel } from './charset.js';
+export { scriptMayBuildContent } from './script-scan.js';

@@ -34,4 +34,8 @@ export interface RenderHints {
   noscriptAsksForJs: boolean;
   /** Executable `<script>` elements (classic, module; not JSON/templates). */
   scriptCount: number;
+  /** Absolute URLs of the executable scripts the page loads, in document order. */
+  scriptSources: string[];
+  /** An inline executable script could build or load content (see `scriptMayBuildContent`). */
+  inlineScriptMayBuild: boolean;
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FocusEvent } from 'react';
+import { useI18n } from '../lib/i18n';
 
 /** Field name → message (or i18n key) of its first failing rule; absent when the field is valid. */
 export type FieldErrors<F extends string> = Partial<Record<F, string>>;
@@ -15,6 +16,7 @@ export function useValidatedForm<F extends string>(
   initialValues: Record<F, string>,
   validate: (values: Record<F, string>) => FieldErrors<F>,
 ) {
+  const { t } = useI18n();
   const [values, setValues] = useState(initialValues);
   const [touched, setTouched] = useState<Partial<Record<F, boolean>>>({});
 
@@ -79,5 +81,25 @@ export function useValidatedForm<F extends string>(
     setTouched({});
   };
 
-  return { values, errors, allErrors, setValues, handleChange, handleBlur, touch, touchAll, reset };
+  /** The props a `FormField` of this form needs: name, value, handlers and the translated error. */
+  const field = (name: F) => ({
+    name,
+    value: values[name],
+    onChange: handleChange,
+    onBlur: handleBlur,
+    error: errors[name] && t(errors[name]),
+  });
+
+  return {
+    values,
+    errors,
+    allErrors,
+    setValues,
+    handleChange,
+    handleBlur,
+    touch,
+    touchAll,
+    reset,
+    field,
+  };
 }

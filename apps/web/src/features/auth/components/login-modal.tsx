@@ -24,7 +24,7 @@ export function LoginModal() {
   const form = useValidatedForm(EMPTY, validateLogin);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
-  const { values, errors } = form;
+  const { values } = form;
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -90,25 +90,17 @@ export function LoginModal() {
         )}
         <FormField
           label={t('auth.fields.email')}
-          name="email"
           type="email"
           autoComplete="email"
           placeholder={t('auth.fields.emailPlaceholder')}
-          value={values.email}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={errors.email && t(errors.email)}
+          {...form.field('email')}
           required
         />
         <FormField
           label={t('auth.fields.password')}
-          name="password"
           type="password"
           autoComplete="current-password"
-          value={values.password}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={errors.password && t(errors.password)}
+          {...form.field('password')}
           required
         />
         <div className="auth-row">

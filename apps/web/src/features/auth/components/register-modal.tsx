@@ -20,7 +20,7 @@ export function RegisterModal() {
   const form = useValidatedForm(EMPTY, validateRegister);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
-  const { values, errors } = form;
+  const { values } = form;
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -58,14 +58,7 @@ export function RegisterModal() {
     }
   };
 
-  const field = (name: keyof RegisterValues) => ({
-    name,
-    value: values[name],
-    onChange: form.handleChange,
-    onBlur: form.handleBlur,
-    error: errors[name] && t(errors[name]),
-    required: true,
-  });
+  const field = (name: keyof RegisterValues) => ({ ...form.field(name), required: true });
 
   return (
     <Modal

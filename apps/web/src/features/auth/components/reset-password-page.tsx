@@ -25,7 +25,7 @@ export function ResetPasswordPage() {
   const form = useValidatedForm(EMPTY, validateNewPassword);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
-  const { values, errors } = form;
+  const { values } = form;
 
   useDocumentMeta({
     title: t('meta.resetPassword.title'),
@@ -76,24 +76,16 @@ export function ResetPasswordPage() {
             )}
             <FormField
               label={t('resetPassword.newPassword')}
-              name="password"
               type="password"
               autoComplete="new-password"
-              value={values.password}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={errors.password && t(errors.password)}
+              {...form.field('password')}
               required
             />
             <FormField
               label={t('resetPassword.confirmPassword')}
-              name="confirmPassword"
               type="password"
               autoComplete="new-password"
-              value={values.confirmPassword}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={errors.confirmPassword && t(errors.confirmPassword)}
+              {...form.field('confirmPassword')}
               required
             />
             <button

@@ -22,7 +22,7 @@ export function ProfileForm({ user }: { user: User }) {
   );
   const [formError, setFormError] = useState<string | null>(null);
   const [isSaving, setIsSaving] = useState(false);
-  const { values, errors } = form;
+  const { values } = form;
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -56,14 +56,6 @@ export function ProfileForm({ user }: { user: User }) {
     }
   };
 
-  const field = (name: ProfileField) => ({
-    name,
-    value: values[name],
-    onChange: form.handleChange,
-    onBlur: form.handleBlur,
-    error: errors[name] && t(errors[name]),
-  });
-
   return (
     <form noValidate onSubmit={handleSubmit}>
       {formError && (
@@ -77,7 +69,7 @@ export function ProfileForm({ user }: { user: User }) {
           type="text"
           autoComplete="name"
           required
-          {...field('name')}
+          {...form.field('name')}
         />
         <FormField
           label={t('profile.fields.email')}
@@ -93,20 +85,20 @@ export function ProfileForm({ user }: { user: User }) {
           label={t('profile.fields.currentPassword')}
           type="password"
           autoComplete="current-password"
-          {...field('currentPassword')}
+          {...form.field('currentPassword')}
         />
         <div className="field-grid">
           <FormField
             label={t('profile.fields.newPassword')}
             type="password"
             autoComplete="new-password"
-            {...field('newPassword')}
+            {...form.field('newPassword')}
           />
           <FormField
             label={t('profile.fields.confirmNewPassword')}
             type="password"
             autoComplete="new-password"
-            {...field('confirmNewPassword')}
+            {...form.field('confirmNewPassword')}
           />
         </div>
       </Panel>

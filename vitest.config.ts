@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // One runner for every unit and integration suite. Packages resolve to their TypeScript sources
-// through the `source` export condition, so tests never need a build first.
+// through the `@mirror/source` export condition, so tests never need a build first. (Our own name:
+// some npm packages publish a plain `source` condition that points at TypeScript they do not ship.)
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: { conditions: ['@mirror/source'] },
+  ssr: { resolve: { conditions: ['@mirror/source'] } },
   test: {
     projects: [
       {

@@ -6,7 +6,7 @@ import { defaultClientConditions, defineConfig, type PluginOption } from 'vite';
 export default defineConfig({
   // The react plugin's types come from the root vite (8, hoisted for vitest); this app builds with 7.
   plugins: [react() as unknown as PluginOption],
-  resolve: { conditions: ['source', ...defaultClientConditions] },
+  resolve: { conditions: ['@mirror/source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

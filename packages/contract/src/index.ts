@@ -8,3 +8,5 @@ export * from './health.js';
 export * from './auth.js';
 export * from './site-rules.js';
 export * from './sites.js';
+export * from './edit-plan.js';
+export * from './ideas.js';

@@ -13,3 +13,4 @@ export { readBlob } from './storage/blob-utils.js';
 export * from './net/index.js';
 export * from './references/index.js';
 export * from './render/index.js';
+export * from './customize/index.js';

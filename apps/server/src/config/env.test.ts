@@ -45,6 +45,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the idea search settings: Brave by default, a key turns the web search on', () => {
+    expect(loadConfig({}).search).toEqual({
+      apiKey: undefined,
+      apiUrl: 'https://api.search.brave.com/res/v1/web/search',
+    });
+    expect(
+      loadConfig({ SEARCH_API_KEY: 'k', SEARCH_API_URL: 'http://127.0.0.1:9/search' }).search,
+    ).toEqual({ apiKey: 'k', apiUrl: 'http://127.0.0.1:9/search' });
+    expect(() => loadConfig({ SEARCH_API_URL: 'ftp://search.example' })).toThrow(/SEARCH_API_URL/);
+  });
+
   it('refuses an app URL under the sites domain, which would share an origin with tenants', () => {
     expect(() =>
       loadConfig({ APP_URL: 'https://app.sites.example.com', SITES_DOMAIN: 'sites.example.com' }),

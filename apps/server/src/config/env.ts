@@ -52,6 +52,10 @@ const EnvSchema = z
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+    SEARCH_API_KEY: z.string().min(1).optional(),
+    SEARCH_API_URL: z
+      .url({ protocol: /^https?$/ })
+      .default('https://api.search.brave.com/res/v1/web/search'),
   })
   .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }))
   .superRefine((env, ctx) => {
@@ -95,6 +99,8 @@ export interface Config {
   };
   /** A running job renews its lease; when its process dies the job runs again after the lease. */
   jobs: { concurrency: number; leaseMs: number };
+  /** Idea search: the bundled catalogue always; a web search API (Brave's shape) when a key is set. */
+  search: { apiKey: string | undefined; apiUrl: string };
 }
 
 export class ConfigError extends Error {
@@ -150,5 +156,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       blobsDir: path.join(dataDir, 'blobs'),
     },
     jobs: { concurrency: env.JOB_CONCURRENCY, leaseMs: env.JOB_LEASE_MS },
+    search: { apiKey: env.SEARCH_API_KEY, apiUrl: env.SEARCH_API_URL },
   };
 }

@@ -13,7 +13,7 @@ const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 export function spawnServer(env: Record<string, string>) {
   const child = spawn(
     process.execPath,
-    ['--conditions', 'source', '--import', 'tsx', 'src/main.ts'],
+    ['--conditions', '@mirror/source', '--import', 'tsx', 'src/main.ts'],
     {
       cwd: serverRoot,
       env: {

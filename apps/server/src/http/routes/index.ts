@@ -2,10 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth.routes.js';
 import { domainsRoutes } from './domains.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { ideasRoutes } from './ideas.routes.js';
 
 /** Every API resource, mounted under /api. Routes stay thin: validate, call a service, shape the answer. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(domainsRoutes, { prefix: '/domains' });
+  await app.register(ideasRoutes, { prefix: '/domains' });
 };

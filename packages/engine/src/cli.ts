@@ -146,7 +146,9 @@ export async function main(
       ...(progress ? { onProgress: progress.update } : {}),
     });
     progress?.finish();
-    const written = await exportStatic(manifest, store, values.out!);
+    const written = await exportStatic(manifest, store, values.out!, {
+      linkBlobs: !values.blobs,
+    });
     if (values.blobs) await fs.writeFile(manifestFile, JSON.stringify(manifest));
     else await fs.rm(blobDir, { recursive: true, force: true });
     const s = manifest.stats;

@@ -369,6 +369,33 @@ describe('static export renders like the original, offline', () => {
   });
 });
 
+describe('static export from a store on disk', () => {
+  it('copies files by default and hard-links them only when asked (a throw-away store)', async () => {
+    const { origin } = await startSite();
+    const store = createFsBlobStore(tempDir());
+    const manifest = await mirror({
+      url: `${origin.origin}/about.html`,
+      store,
+      allowPrivateNetworks: true,
+      maxDepth: 0,
+    });
+    const image = manifest.entries.find((e) => e.contentType.startsWith('image/'))!;
+    expect(image).toBeDefined();
+    const inodeOf = (file: string) => fs.statSync(file).ino;
+    const fileOf = (out: string) =>
+      path.join(out, ...image.path.split('?')[0]!.split('/').filter(Boolean));
+
+    const copied = tempDir();
+    await exportStatic(manifest, store, copied);
+    expect(inodeOf(fileOf(copied))).not.toBe(inodeOf(store.pathOf(image.hash)));
+
+    const linked = tempDir();
+    await exportStatic(manifest, store, linked, { linkBlobs: true });
+    expect(inodeOf(fileOf(linked))).toBe(inodeOf(store.pathOf(image.hash)));
+    expect(fs.readFileSync(fileOf(linked))).toEqual(fs.readFileSync(fileOf(copied)));
+  });
+});
+
 describe('render tier', () => {
   let browser: Browser;
   beforeAll(async () => {

@@ -125,6 +125,14 @@ export async function exportStatic(
   manifest: Manifest,
   store: BlobStore,
   dir: string,
+  options: {
+    /**
+     * Hard-link files from a store on disk instead of copying them: no bytes are copied. Only for a
+     * store that is thrown away afterwards (the CLI's temporary one): a linked file shares its bytes
+     * with the blob, so editing one would change the other.
+     */
+    linkBlobs?: boolean;
+  } = {},
 ): Promise<{ files: number; bytes: number }> {
   const byCopyPath = new Map<string, string>();
   const taken = new Set<string>();
@@ -170,6 +178,24 @@ export async function exportStatic(
     'pathOf' in store && typeof store.pathOf === 'function'
       ? (store.pathOf as (h: string) => string)
       : null;
+  let linkBlobs = options.linkBlobs ?? false;
+  const placeFile = async (from: string, to: string, link: boolean) => {
+    if (link) {
+      try {
+        return await fs.link(from, to);
+      } catch (err) {
+        // Another file system (EXDEV) or no hard links there: copy from now on.
+        if (
+          !['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(
+            (err as NodeJS.ErrnoException).code ?? '',
+          )
+        )
+          throw err;
+        linkBlobs = false;
+      }
+    }
+    await fs.copyFile(from, to);
+  };
   let bytes = 0;
   const redirects: string[] = [];
   const writeOne = async ({ entry, file }: { entry: ManifestEntry; file: string }) => {
@@ -204,7 +230,7 @@ export async function exportStatic(
       await fs.writeFile(target, output);
       bytes += Buffer.byteLength(output);
     } else {
-      if (blobPath) await fs.copyFile(blobPath(entry.hash), target);
+      if (blobPath) await placeFile(blobPath(entry.hash), target, linkBlobs);
       else await pipeline(Readable.from(store.read(entry.hash)), createWriteStream(target));
       bytes += entry.size;
     }

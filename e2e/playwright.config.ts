@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { SEARCH_API_ENV } from './support/search-api';
 import { BASE_URL, E2E_PORT } from './support/server';
 
 // Specs drive the production build (`npm run build`) served by the real server, in Debian's Chromium.
@@ -61,6 +62,8 @@ export default defineConfig({
       RATE_LIMIT_FACTOR: '50',
       // The mirror specs copy a fixture website served on 127.0.0.1.
       MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
+      // Idea search's web provider points at a local stand-in that lists a locally served reference.
+      ...SEARCH_API_ENV,
     },
   },
 });

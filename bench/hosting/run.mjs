@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// npm run bench:hosting — serving a mirrored site: our sites host (createSiteServer in Fastify)
-// against nginx serving the same copy exported as a static folder, on the same machine, in one run.
+// npm run bench:hosting — serving a mirrored site: the product's sites host (the Mirror app's entry
+// point, apps/server main, as `npm start` runs it) against nginx serving the same copy exported as a
+// static folder, on the same machine, in one run.
 //
 // 1. Mirrors a generated site (bench/mirror/site.mjs: 50 pages, 200 assets, plus one ~40 KB HTML
-//    page, no added latency) with the engine into an FS blob store, and exports it with exportStatic.
-// 2. Serves the manifest with createSiteServer (a Node cluster of 2 workers, in Fastify and behind a
-//    bare node:http server), the export with
-//    Debian nginx (2 workers; gzip on the fly, and gzip_static with precompressed files), and the
-//    same bytes from memory with a bare node:http server (the Node ceiling).
+//    page, no added latency) with the engine into the app's FS blob store, and exports it with
+//    exportStatic.
+// 2. Publishes the copy as the site `bench` in the app's SQLite database and serves it with the app
+//    itself (main in a Node cluster of 2 workers: tenant requests answered by the server's
+//    listener, createSitesFront → handleNode, before Fastify), the export with Debian nginx
+//    (2 workers; gzip on the fly, and gzip_static with precompressed files), and the same bytes
+//    from memory with a bare node:http server (the Node ceiling).
 // 3. Loads each with wrk on the ~40 KB page, with and without `Accept-Encoding: gzip`, in
 //    interleaved rounds, and prints requests/s, p99 latency, transfer/s and our ratio to nginx.
 // Options: --pages N --assets N --page-kb N --duration S --connections N --threads N
@@ -65,7 +68,7 @@ function cleanup() {
 }
 process.on('exit', cleanup);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
-const runsPlanned = (3 + 4 * workerCounts.length + 2) * rounds;
+const runsPlanned = (3 + 2 * workerCounts.length + 2) * rounds;
 const limitMs = (300 + runsPlanned * (duration + Number(values.warmup) + 3)) * 1000;
 setTimeout(() => {
   console.error(`\nbench:hosting exceeded its time limit (${Math.round(limitMs / 1000)} s)`);
@@ -95,7 +98,7 @@ if (npx(['tsc', '-b', 'packages/engine']) !== 0) {
   process.exit(1);
 }
 const engineModule = path.join(repoRoot, 'packages/engine/dist/index.js');
-const distModule = path.join(repoRoot, 'apps/server/dist/hosting/site-server.js');
+const distModule = path.join(repoRoot, 'apps/server/dist/app.js');
 let harness = values.harness;
 if (harness !== 'tsx') {
   console.log('Building the server…');
@@ -105,12 +108,11 @@ if (harness !== 'tsx') {
     console.error('the server does not build');
     process.exit(1);
   } else {
-    console.log('The server does not build right now: loading site-server.ts through tsx instead.');
+    console.log('The server does not build right now: loading its sources through tsx instead.');
     harness = 'tsx';
   }
 }
-const siteServerModule =
-  harness === 'dist' ? distModule : path.join(repoRoot, 'apps/server/src/hosting/site-server.ts');
+const serverDir = path.join(repoRoot, harness === 'dist' ? 'apps/server/dist' : 'apps/server/src');
 
 const { mirror, exportStatic, createFsBlobStore } = await import(engineModule);
 
@@ -168,7 +170,9 @@ files.set('/', linked);
 const origin = await serveSite(files, { latencyMs: 0 });
 
 console.log(`Mirroring ${pages} pages and ${assets} assets (+ a ${values['page-kb']} KB page)…`);
-const blobsDir = path.join(tmp, 'blobs');
+// The app's data folder: its SQLite database and, under blobs/, the blob store the copy goes into.
+const dataDir = path.join(tmp, 'data');
+const blobsDir = path.join(dataDir, 'blobs');
 const exportDir = path.join(tmp, 'export');
 const store = createFsBlobStore(blobsDir);
 const started = Date.now();
@@ -354,7 +358,9 @@ async function startNode(mode, workers) {
   const child = await start(
     process.execPath,
     [
-      ...(harness === 'tsx' && mode !== 'bare' ? ['--import', 'tsx'] : []),
+      ...(harness === 'tsx' && mode !== 'bare'
+        ? ['--import', 'tsx', '--conditions', 'source']
+        : []),
       path.join(repoRoot, 'bench/hosting/site-worker.mjs'),
     ],
     {
@@ -363,10 +369,20 @@ async function startNode(mode, workers) {
         MODE: mode,
         WORKERS: String(workers),
         PORT: String(port),
-        SITE_SERVER_MODULE: siteServerModule,
+        SERVER_DIR: serverDir,
+        SERVER_EXT: harness === 'dist' ? 'js' : 'ts',
         ENGINE_MODULE: engineModule,
         MANIFEST: manifestFile,
-        BLOBS: blobsDir,
+        SUBDOMAIN: HOST.split('.')[0],
+        // The app's configuration (loadConfig), as an operator would set it.
+        DATA_DIR: dataDir,
+        SITES_DOMAIN: HOST.slice(HOST.indexOf('.') + 1),
+        HOST: '127.0.0.1',
+        APP_URL: `http://localhost:${port}`,
+        WEB_DIST_DIR: path.join(tmp, 'no-web-build'),
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        DATABASE_SCHEMA: '',
         BARE_FILE: pageFile,
         BARE_GZIP: `${pageFile}.gz`,
         BARE_TYPE: pageEntry.contentType,
@@ -445,7 +461,7 @@ function fmt(n, digits = 1) {
 console.log(
   `\nwrk -t${values.threads} -c${values.connections} -d${duration}s on ${PAGE} ` +
     `(${(pageEntry.size / 1024).toFixed(1)} KB in the copy), ${os.cpus().length} CPUs, ` +
-    `harness: ${harness === 'dist' ? 'apps/server/dist' : 'site-server.ts via tsx'}\n`,
+    `harness: ${harness === 'dist' ? 'apps/server/dist' : 'apps/server/src via tsx'}\n`,
 );
 // Every server runs from the start (idle ones cost nothing) and the runs are interleaved in
 // rounds, so a change in background load hits every server alike; the best round counts.
@@ -457,12 +473,8 @@ try {
   for (const workers of workerCounts) {
     const unit = workers === 1 ? '1 process' : `${workers} cluster workers`;
     servers.push({
-      name: `ours: Fastify + handle (${unit})`,
-      ...(await startNode('site', workers)),
-    });
-    servers.push({
-      name: `ours: node:http + handleNode (${unit})`,
-      ...(await startNode('node', workers)),
+      name: `ours: Mirror app, sites front (${unit})`,
+      ...(await startNode('app', workers)),
     });
   }
   servers.push({
@@ -544,9 +556,12 @@ const line = (cells) =>
 console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
 for (const row of rows) console.log(line(row));
 console.log(
-  "\nOurs: createSiteServer serving the mirror's manifest and FS blobs, in Fastify 5 (logger off, " +
-    'handle) or behind node:http (handleNode); "cluster workers" rows run one process per core ' +
-    'with node:cluster, as the sites role would on this machine.\n' +
+  '\nOurs: the Mirror app (apps/server main as npm start runs it, SQLite, FS blobs) serving the ' +
+    'copy published ' +
+    "as a site: tenant requests answered by the HTTP server's listener (createSitesFront → " +
+    'handleNode) before Fastify, host from the database (cached), visits counted. "cluster ' +
+    'workers" rows run one app process per core with node:cluster (N processes, as the scaled ' +
+    'setup runs them).\n' +
     'nginx: Debian nginx-light serving the exportStatic folder (sendfile, tcp_nopush, ' +
     'keepalive_requests 100000, access_log off, 2 workers). The load generator shares the CPUs: ' +
     'compare ratios within one run, not absolute figures across runs.\n' +

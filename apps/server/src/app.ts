@@ -7,6 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.js';
+import { createSitesFront } from './hosting/sites-front.js';
 import { createSitesHost, registerSitesHost } from './hosting/sites-host.js';
 import { registerWebApp } from './hosting/web-app.js';
 import { registerApiDocs } from './http/api-docs.js';
@@ -15,8 +16,22 @@ import { apiRoutes } from './http/routes/index.js';
 import type { BlobStore } from '@mirror/engine';
 import { createFsBlobStore } from '@mirror/engine';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { createAiProviders } from './modules/customize/ai-provider.js';
+import { createCustomizeSiteJob } from './modules/customize/customize-site.job.js';
+import {
+  createCustomizeService,
+  type CustomizeService,
+} from './modules/customize/customize.service.js';
+import {
+  createScreenshotsService,
+  type ScreenshotsService,
+} from './modules/screenshots/screenshots.service.js';
 import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
 import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
+import {
+  createBrowserLauncher,
+  type BrowserLauncher,
+} from './platform/browser/browser-launcher.js';
 import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
 import type { JobQueue } from './platform/jobs/job.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
@@ -29,8 +44,11 @@ declare module 'fastify' {
     database: DatabaseHandle;
     authService: AuthService;
     sitesService: SitesService;
+    customizeService: CustomizeService;
     blobs: BlobStore;
     jobs: JobQueue;
+    browser: BrowserLauncher;
+    screenshotsService: ScreenshotsService;
   }
 }
 
@@ -52,7 +70,10 @@ export async function buildApp(
   config: Config,
   deps: AppDependencies = {},
 ): Promise<FastifyInstance> {
+  // Tenant hosts are answered by the HTTP server's own listener, before Fastify sees them.
+  const sitesFront = createSitesFront(config);
   const app = Fastify({
+    serverFactory: sitesFront.serverFactory,
     logger: {
       level: config.logLevel,
       ...(deps.logStream ? { stream: deps.logStream } : {}),
@@ -100,8 +121,25 @@ export async function buildApp(
     leaseMs: config.jobs.leaseMs,
   });
   const sitesHost = createSitesHost({ db: database.db, blobs, config, log: app.log });
+  sitesFront.attach(sitesHost, app.log);
   const onPublished = (siteId: string) => sitesHost.invalidate(siteId);
-  const mirrorJob = createMirrorSiteJob({ db: database.db, blobs, config, onPublished });
+  const customizeJob = createCustomizeSiteJob({
+    db: database.db,
+    blobs,
+    config,
+    providers: createAiProviders(config),
+    onPublished,
+  });
+  jobs.register(customizeJob);
+  const mirrorJob = createMirrorSiteJob({
+    db: database.db,
+    blobs,
+    config,
+    onPublished,
+    startFollowUp: async (siteId, versionId) => {
+      await jobs.enqueue(customizeJob, { siteId, versionId });
+    },
+  });
   jobs.register(mirrorJob);
   const sitesService = createSitesService({
     db: database.db,
@@ -113,8 +151,27 @@ export async function buildApp(
     onPublished,
   });
   app.decorate('blobs', blobs);
+  // One Chromium per process, launched on first use (screenshots, thumbnails of versions).
+  const browser = createBrowserLauncher({ chromiumPath: config.mirror.chromiumPath, log: app.log });
+  app.addHook('onClose', () => browser.close());
+  app.decorate('browser', browser);
+  app.decorate(
+    'screenshotsService',
+    createScreenshotsService({ db: database.db, blobs, browser, limiter, config, log: app.log }),
+  );
   app.decorate('jobs', jobs);
   app.decorate('sitesService', sitesService);
+  app.decorate(
+    'customizeService',
+    createCustomizeService({
+      db: database.db,
+      jobs,
+      customizeJob,
+      sites: sitesService,
+      limiter,
+      config,
+    }),
+  );
   if (deps.runJobs !== false) {
     jobs.start();
     const maintenance = setInterval(() => {
@@ -134,8 +191,9 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
 
-  // Tenant hosts first: they never see the app's headers, API or SPA.
-  registerSitesHost(app, config, sitesHost);
+  // Tenant requests that reach Fastify anyway (app.inject) are answered first, the same way: they
+  // never see the app's headers, API or SPA.
+  registerSitesHost(app, sitesFront, sitesHost);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
+import { tuneProcessForServing } from './hosting/process-tuning.js';
 
 async function main(): Promise<void> {
   let config;
@@ -13,6 +14,8 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  // Before the app exists: its start-up would otherwise teach V8 to pretenure request objects.
+  tuneProcessForServing();
   const app = await buildApp(config);
   let closing = false;
   const shutdown = (signal: string) => {

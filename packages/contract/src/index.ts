@@ -10,3 +10,5 @@ export * from './site-rules.js';
 export * from './sites.js';
 export * from './edit-plan.js';
 export * from './ideas.js';
+export * from './customize.js';
+export * from './screenshots.js';

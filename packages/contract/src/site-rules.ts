@@ -22,6 +22,17 @@ export const CLONE_STATUS_TEXTS = {
   failed: 'mirror failed',
 } as const;
 
+/** `currentStatus` texts of a customization or rewrite run, in order. */
+export const CUSTOMIZE_STATUS_TEXTS = {
+  queued: 'preparing customization',
+  planning: 'planning changes',
+  applying: 'applying changes',
+  saving: 'saving new version',
+  customized: 'customization applied',
+  draftReady: 'rewrite draft ready for review',
+  failed: 'customization failed',
+} as const;
+
 export const SITE_MESSAGES = {
   urlInvalid: 'Please enter a valid website URL (http or https).',
   subdomainInvalid:

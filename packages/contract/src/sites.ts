@@ -49,6 +49,10 @@ export const CloneStatusResponse = CloneRecord.pick({
 });
 export type CloneStatusResponse = z.infer<typeof CloneStatusResponse>;
 
+/** What made a version: a mirror run, a customization of the live version, or a full rewrite. */
+export const VERSION_KINDS = ['mirror', 'customize', 'rewrite'] as const;
+export type VersionKind = (typeof VERSION_KINDS)[number];
+
 export const SiteVersion = z.object({
   id: z.string(),
   number: z.number().int(),
@@ -61,6 +65,14 @@ export const SiteVersion = z.object({
   failedUrls: z.number().int(),
   isLive: z.boolean(),
   error: z.string().nullable(),
+  kind: z.enum(VERSION_KINDS),
+  /** A completed customization not published yet (a rewrite waits for review). */
+  draft: z.boolean(),
+  /** What the version's plan changed, one line per operation (the diff summary). */
+  changes: z.array(z.string()),
+  /** Parts of the instructions that were not understood or could not be used. */
+  unparsed: z.array(z.string()),
+  instructions: z.string().nullable(),
 });
 export type SiteVersion = z.infer<typeof SiteVersion>;
 

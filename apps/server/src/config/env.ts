@@ -56,6 +56,12 @@ const EnvSchema = z
     SEARCH_API_URL: z
       .url({ protocol: /^https?$/ })
       .default('https://api.search.brave.com/res/v1/web/search'),
+    AI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    AI_API_KEY: z.string().min(1).optional(),
+    AI_MODEL: z.string().min(1).max(200).optional(),
+    AI_MODEL_PREMIUM: z.string().min(1).max(200).optional(),
+    AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+    AI_REWRITE_PRICE_CENTS: z.coerce.number().int().min(0).max(1_000_000).default(200),
   })
   .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }))
   .superRefine((env, ctx) => {
@@ -101,6 +107,19 @@ export interface Config {
   jobs: { concurrency: number; leaseMs: number };
   /** Idea search: the bundled catalogue always; a web search API (Brave's shape) when a key is set. */
   search: { apiKey: string | undefined; apiUrl: string };
+  /**
+   * AI customization: an OpenAI-compatible endpoint when `baseUrl` and `model` are set, otherwise
+   * the built-in instruction engine. `premiumModel` serves Agency (falls back to `model`).
+   */
+  ai: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    premiumModel: string | undefined;
+    timeoutMs: number;
+    /** One-off AI rewrite for users without a paid plan, in cents (usd). */
+    rewritePriceCents: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -157,5 +176,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     jobs: { concurrency: env.JOB_CONCURRENCY, leaseMs: env.JOB_LEASE_MS },
     search: { apiKey: env.SEARCH_API_KEY, apiUrl: env.SEARCH_API_URL },
+    ai: {
+      baseUrl: env.AI_BASE_URL,
+      apiKey: env.AI_API_KEY,
+      model: env.AI_MODEL,
+      premiumModel: env.AI_MODEL_PREMIUM,
+      timeoutMs: env.AI_TIMEOUT_MS,
+      rewritePriceCents: env.AI_REWRITE_PRICE_CENTS,
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
@@ -531,6 +531,95 @@ describe('site server: caches and analytics', () => {
     const res = await app.inject({ url: '/', headers: { host: 'a.test' } });
     expect(res.body).toBe('<h1>Hi</h1>');
     await app.close();
+  });
+
+  it('keeps serving a stale host answer while asking again, within one more TTL', async () => {
+    const { app, deps } = await setup({ hostCacheTtlMs: 40 });
+    expect((await get(app, '/about')).statusCode).toBe(200);
+    let answerAgain: (source: SiteSource | null) => void = () => undefined;
+    deps.resolveHost.mockImplementationOnce(
+      () => new Promise<SiteSource | null>((resolve) => (answerAgain = resolve)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Stale: served at once, one question in the background however many requests come.
+    expect((await get(app, '/about')).statusCode).toBe(200);
+    expect((await get(app, '/about')).statusCode).toBe(200);
+    expect(deps.resolveHost).toHaveBeenCalledTimes(2);
+    answerAgain(null); // the site went away meanwhile
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await get(app, '/about')).body).toContain('No site here');
+    // Past twice the TTL an answer is not used: the request waits for a fresh one (the site is
+    // back), instead of getting the stale "No site here".
+    await new Promise((resolve) => setTimeout(resolve, 90));
+    expect((await get(app, '/about')).statusCode).toBe(200);
+    expect(deps.resolveHost).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('site server: the hot path', () => {
+  /** A request/response pair of plain objects: what handleNode reads and writes, recorded. */
+  function exchange(url: string, headers: Record<string, string> = {}) {
+    const req = { method: 'GET', url, headers: { host: HOST, ...headers } } as IncomingMessage;
+    const sent: { status?: number; head?: string[]; body?: Buffer } = {};
+    const fake = {
+      headersSent: false,
+      destroyed: false,
+      writeHead(status: number, head: string[]) {
+        sent.status = status;
+        sent.head = head;
+        fake.headersSent = true;
+        return fake;
+      },
+      end(body?: Buffer) {
+        sent.body = body;
+        return fake;
+      },
+    };
+    return { req, res: fake as unknown as ServerResponse, fake, sent };
+  }
+
+  it('answers before handleNode returns once host, manifest and body are in memory', async () => {
+    const { server, hashes } = await setup();
+    const warm = exchange('/style.css', { 'accept-encoding': 'gzip' });
+    await server.handleNode(warm.req, warm.res);
+    const plain = exchange('/style.css');
+    await server.handleNode(plain.req, plain.res);
+
+    const again = exchange('/style.css', { 'accept-encoding': 'gzip' });
+    const returned = server.handleNode(again.req, again.res);
+    expect(again.sent.status).toBe(200); // written synchronously, no await needed
+    expect(again.sent.head).toBe(warm.sent.head); // the same prebuilt head array, reused
+    expect(again.sent.body).toBe(warm.sent.body);
+    expect(gunzipSync(again.sent.body!).toString()).toBe(css);
+    await returned;
+
+    const identity = exchange('/style.css');
+    void server.handleNode(identity.req, identity.res);
+    expect(identity.sent.body?.toString()).toBe(css);
+    expect(identity.sent.head).toBe(plain.sent.head);
+
+    const etag = `"${hashes['/style.css']}"`;
+    const notModified = exchange('/style.css', { 'if-none-match': etag });
+    void server.handleNode(notModified.req, notModified.res);
+    expect(notModified.sent.status).toBe(304);
+    expect(notModified.sent.body).toBeUndefined();
+  });
+
+  it('answers 503 when a synchronous step throws', async () => {
+    const log = { warn: vi.fn(), error: vi.fn() };
+    const { server } = await setup({ log });
+    const warm = exchange('/about');
+    await server.handleNode(warm.req, warm.res);
+    const broken = exchange('/about');
+    const writeHead = broken.fake.writeHead;
+    let calls = 0;
+    broken.fake.writeHead = (status: number, head: string[]) => {
+      if (calls++ === 0) throw new Error('socket trouble');
+      return writeHead(status, head);
+    };
+    await server.handleNode(broken.req, broken.res);
+    expect(broken.sent.status).toBe(503);
+    expect(log.error).toHaveBeenCalledTimes(1);
   });
 });
 

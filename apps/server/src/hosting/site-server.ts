@@ -2,9 +2,12 @@
  * Serves a site's live copy (its manifest: path + query → blob) on the site's own host. Pure: the
  * blob store, host resolution, manifest loading and visit recording are handed in; no database.
  *
- * Hot path (a known host, a cached manifest, a small or compressed body in memory): a few map
- * reads, a response head built once per file and reused, one `writeHead` + `end`. Answers are
- * written to the raw response (`reply.hijack()`), so none of the app's hooks (security headers,
+ * Hot path (a known host, a cached manifest, a small or compressed body in memory): answered
+ * synchronously, with no promise, no microtask hop and no allocation of our own: a few map reads,
+ * a response head built once per file and encoding and reused, one `writeHead` + `end`. The
+ * product calls `handleNode` from the HTTP server's request listener, before Fastify
+ * (`sites-front.ts`); `handle` serves requests that reached Fastify anyway (`app.inject`). Either
+ * way the answer is written to the raw response, so none of the app's hooks (security headers,
  * cookies, CSP) touch a tenant's site.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -60,7 +63,8 @@ export interface SiteServerOptions {
   log?: SiteLogger;
   /**
    * How long a host → live version answer is reused (default 2,000 ms; 0 asks `resolveHost` on
-   * every request). `invalidate()` drops these at once in this process.
+   * every request). During one more TTL a stale answer is still served while it is asked again in
+   * the background. `invalidate()` drops these at once in this process.
    */
   hostCacheTtlMs?: number;
   /** Bodies up to this size are kept in memory (default 256 KiB). */
@@ -93,8 +97,10 @@ export interface SiteServer {
    */
   handle(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
-   * The same for a bare `node:http` server (a dedicated `sites` process without Fastify's
-   * per-request cost). `log` defaults to the `log` option.
+   * The same on a plain `node:http` request, without Fastify's per-request cost: what the app's
+   * HTTP server calls for tenant hosts (`createSitesFront`). `log` defaults to the `log` option.
+   * When the host, manifest and body are in memory it answers before returning and returns one
+   * shared settled promise; it never rejects (failures answer 503 and are logged).
    */
   handleNode(req: IncomingMessage, res: ServerResponse, log?: SiteLogger): Promise<void>;
   /**
@@ -165,6 +171,9 @@ const VALID_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const ENCODING_NAMES = ['', 'gzip', 'br'] as const;
 const ETAG_SUFFIXES = ['', '-gz', '-br'] as const;
 const MAX_FALLBACKS = 4096;
+
+/** What `handleNode` returns when it answered synchronously (one shared, settled promise). */
+const DONE: Promise<void> = Promise.resolve();
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -375,6 +384,7 @@ export function createSiteServer(
 
   // ---- caches -------------------------------------------------------------------------------
 
+  /** Asks `resolveHost` once for concurrent callers; caches the answer for the TTL. */
   function resolveHostCached(hostHeader: string): Promise<SiteSource | null> {
     let pending = resolving.get(hostHeader);
     if (pending === undefined) {
@@ -391,6 +401,17 @@ export function createSiteServer(
       resolving.set(hostHeader, pending);
     }
     return pending;
+  }
+
+  /**
+   * An answer past its TTL but within a second TTL is still used while it is asked again in the
+   * background (stale-while-revalidate): a busy host never waits for the database.
+   */
+  function refreshHost(hostHeader: string, log: SiteLogger): void {
+    if (resolving.has(hostHeader)) return;
+    resolveHostCached(hostHeader).catch((err: unknown) =>
+      log.warn({ err }, 'refreshing a site host failed'),
+    );
   }
 
   function indexOf(versionId: string): Promise<SiteIndex> {
@@ -457,6 +478,10 @@ export function createSiteServer(
   }
 
   // ---- answering ----------------------------------------------------------------------------
+  //
+  // Every step returns `undefined` when it answered synchronously, or a promise when it had to
+  // wait (a host, manifest or body not in memory yet). The hot path thus never allocates a promise
+  // or takes a microtask hop: host, manifest and body are map reads, the head is a prebuilt array.
 
   function identityHead(resource: Resource, length: number): string[] {
     const head = ['content-type', resource.contentType, 'content-length', String(length)];
@@ -507,20 +532,85 @@ export function createSiteServer(
     }
   }
 
-  async function serve(
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+  ): Promise<void> | undefined {
+    const hostHeader = req.headers.host ?? '';
+    if (hostTtl <= 0) return answerAfterResolving(req, res, log, hostHeader);
+    const known = hosts.get(hostHeader);
+    if (known === undefined) return answerAfterResolving(req, res, log, hostHeader);
+    const now = Date.now();
+    if (known.expires <= now) {
+      if (known.expires + hostTtl <= now) return answerAfterResolving(req, res, log, hostHeader);
+      refreshHost(hostHeader, log);
+    }
+    return answerFor(req, res, log, known.source);
+  }
+
+  async function answerAfterResolving(
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+    hostHeader: string,
+  ): Promise<void> {
+    const site = await resolveHostCached(hostHeader);
+    await answerFor(req, res, log, site);
+  }
+
+  function answerFor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+    site: SiteSource | null,
+  ): Promise<void> | undefined {
+    const method = req.method;
+    const isHead = method === 'HEAD';
+    if (site === null) {
+      sendNoSite(res, req.headers.host ?? '', isHead);
+      return undefined;
+    }
+    if (!isHead && method !== 'GET') {
+      sendFixed(res, METHOD_NOT_ALLOWED, false);
+      return undefined;
+    }
+    const index = manifests.get(site.versionId);
+    if (index === undefined) {
+      return indexOf(site.versionId).then((loaded) => answerFrom(req, res, log, site, loaded));
+    }
+    return answerFrom(req, res, log, site, index);
+  }
+
+  function answerFrom(
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+    site: SiteSource,
+    index: SiteIndex,
+  ): Promise<void> | undefined {
+    const url = req.url ?? '/';
+    const resource = index.byPath.get(url) ?? lookup(index, url);
+    if (resource !== null) return serve(req, res, log, site, resource);
+    if (index.notFound !== null) return serve(req, res, log, site, index.notFound);
+    sendFixed(res, NOT_FOUND, req.method === 'HEAD');
+    return undefined;
+  }
+
+  function serve(
     req: IncomingMessage,
     res: ServerResponse,
     log: SiteLogger,
     site: SiteSource,
     resource: Resource,
-  ): Promise<void> {
-    const headers = req.headers;
-    const isHead = req.method === 'HEAD';
+  ): Promise<void> | undefined {
     if (resource.redirectHead !== null) {
       res.writeHead(resource.status, resource.redirectHead);
       res.end();
-      return;
+      return undefined;
     }
+    const headers = req.headers;
+    const isHead = req.method === 'HEAD';
     const encoding = resource.compressible
       ? negotiateEncoding(headers['accept-encoding'])
       : ENCODING_IDENTITY;
@@ -537,7 +627,7 @@ export function createSiteServer(
         res.writeHead(304, head);
         res.end();
         recordVisit(req, log, site, resource);
-        return;
+        return undefined;
       }
       if (headers.range !== undefined && !isHead) {
         const ifRange = headers['if-range'];
@@ -549,44 +639,80 @@ export function createSiteServer(
     }
 
     if (encoding !== ENCODING_IDENTITY && !resource.noGain[encoding]) {
-      const body =
-        compressed.get(keyOf(resource, encoding)) ?? (await compressedOf(resource, encoding));
-      if (body !== null) {
-        const head = (resource.heads[encoding] ??= encodedHead(resource, encoding, body.length));
-        res.writeHead(resource.status, head);
-        if (isHead) res.end();
-        else res.end(body);
-        recordVisit(req, log, site, resource);
-        return;
+      const body = compressed.get(keyOf(resource, encoding));
+      if (body !== undefined) {
+        sendBody(req, res, log, site, resource, encoding, body, isHead);
+        return undefined;
       }
+      return compressedOf(resource, encoding).then((out) =>
+        out !== null
+          ? sendBody(req, res, log, site, resource, encoding, out, isHead)
+          : serveIdentity(req, res, log, site, resource, isHead),
+      );
     }
-
-    if (resource.size <= smallBodyBytes) {
-      const body = bodies.get(resource.hash) ?? (await bodyOf(resource));
-      const head = (resource.heads[ENCODING_IDENTITY] ??= identityHead(resource, body.length));
-      res.writeHead(resource.status, head);
-      if (isHead) res.end();
-      else res.end(body);
-    } else {
-      const head = (resource.heads[ENCODING_IDENTITY] ??= identityHead(resource, resource.size));
-      if (isHead) {
-        res.writeHead(resource.status, head);
-        res.end();
-      } else {
-        await streamBody(res, log, resource, resource.status, head, 0, resource.size - 1);
-      }
-    }
-    recordVisit(req, log, site, resource);
+    return serveIdentity(req, res, log, site, resource, isHead);
   }
 
-  async function serveRange(
+  function serveIdentity(
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+    site: SiteSource,
+    resource: Resource,
+    isHead: boolean,
+  ): Promise<void> | undefined {
+    if (resource.size <= smallBodyBytes) {
+      const body = bodies.get(resource.hash);
+      if (body !== undefined) {
+        sendBody(req, res, log, site, resource, ENCODING_IDENTITY, body, isHead);
+        return undefined;
+      }
+      return bodyOf(resource).then((loaded) =>
+        sendBody(req, res, log, site, resource, ENCODING_IDENTITY, loaded, isHead),
+      );
+    }
+    const head = (resource.heads[ENCODING_IDENTITY] ??= identityHead(resource, resource.size));
+    if (isHead) {
+      res.writeHead(resource.status, head);
+      res.end();
+      recordVisit(req, log, site, resource);
+      return undefined;
+    }
+    return streamBody(res, log, resource, resource.status, head, 0, resource.size - 1).then(() =>
+      recordVisit(req, log, site, resource),
+    );
+  }
+
+  /** One `writeHead` with the file's prebuilt head for this encoding, one `end`. */
+  function sendBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+    site: SiteSource,
+    resource: Resource,
+    encoding: Encoding,
+    body: Buffer,
+    isHead: boolean,
+  ): undefined {
+    const head = (resource.heads[encoding] ??=
+      encoding === ENCODING_IDENTITY
+        ? identityHead(resource, body.length)
+        : encodedHead(resource, encoding, body.length));
+    res.writeHead(resource.status, head);
+    if (isHead) res.end();
+    else res.end(body);
+    recordVisit(req, log, site, resource);
+    return undefined;
+  }
+
+  function serveRange(
     req: IncomingMessage,
     res: ServerResponse,
     log: SiteLogger,
     site: SiteSource,
     resource: Resource,
     range: { start: number; end: number } | 'unsatisfiable',
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     if (range === 'unsatisfiable') {
       res.writeHead(416, [
         'content-range',
@@ -596,7 +722,7 @@ export function createSiteServer(
         ...resource.common,
       ]);
       res.end();
-      return;
+      return undefined;
     }
     const { start, end } = range;
     const head = [
@@ -613,13 +739,19 @@ export function createSiteServer(
       ...resource.common,
     ];
     if (resource.size <= smallBodyBytes) {
-      const body = bodies.get(resource.hash) ?? (await bodyOf(resource));
-      res.writeHead(206, head);
-      res.end(body.subarray(start, end + 1));
-    } else {
-      await streamBody(res, log, resource, 206, head, start, end);
+      const send = (body: Buffer) => {
+        res.writeHead(206, head);
+        res.end(body.subarray(start, end + 1));
+        recordVisit(req, log, site, resource);
+      };
+      const body = bodies.get(resource.hash);
+      if (body === undefined) return bodyOf(resource).then(send);
+      send(body);
+      return undefined;
     }
-    recordVisit(req, log, site, resource);
+    return streamBody(res, log, resource, 206, head, start, end).then(() =>
+      recordVisit(req, log, site, resource),
+    );
   }
 
   /**
@@ -664,39 +796,31 @@ export function createSiteServer(
     sendFixed(res, fixedPage(404, noSiteHerePage(hostnameOf(hostHeader), appUrl)), isHead);
   }
 
-  async function serveNode(
+  function fail(req: IncomingMessage, res: ServerResponse, log: SiteLogger, err: unknown): void {
+    log.error({ err }, 'serving a site failed');
+    if (!res.headersSent) sendFixed(res, UNAVAILABLE, req.method === 'HEAD');
+    else if (!res.destroyed) res.destroy();
+  }
+
+  function handleNode(
     req: IncomingMessage,
     res: ServerResponse,
     log: SiteLogger = defaultLog,
   ): Promise<void> {
-    const isHead = req.method === 'HEAD';
+    let pending: Promise<void> | undefined;
     try {
-      const hostHeader = req.headers.host ?? '';
-      let site: SiteSource | null;
-      const known = hostTtl > 0 ? hosts.get(hostHeader) : undefined;
-      if (known !== undefined && known.expires > Date.now()) site = known.source;
-      else site = await resolveHostCached(hostHeader);
-      if (site === null) return sendNoSite(res, hostHeader, isHead);
-      if (!isHead && req.method !== 'GET') return sendFixed(res, METHOD_NOT_ALLOWED, false);
-
-      const index = manifests.get(site.versionId) ?? (await indexOf(site.versionId));
-      const url = req.url ?? '/';
-      const resource = index.byPath.get(url) ?? lookup(index, url);
-      if (resource !== null) return await serve(req, res, log, site, resource);
-      if (index.notFound !== null) return await serve(req, res, log, site, index.notFound);
-      return sendFixed(res, NOT_FOUND, isHead);
+      pending = answer(req, res, log);
     } catch (err) {
-      log.error({ err }, 'serving a site failed');
-      if (!res.headersSent) sendFixed(res, UNAVAILABLE, isHead);
-      else if (!res.destroyed) res.destroy();
+      fail(req, res, log, err);
+      return DONE;
     }
+    return pending === undefined ? DONE : pending.catch((err: unknown) => fail(req, res, log, err));
   }
 
   function handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.hijack();
-    return serveNode(request.raw, reply.raw, request.log);
+    return handleNode(request.raw, reply.raw, request.log);
   }
-
   function invalidate(versionId?: string): void {
     generation++;
     if (versionId === undefined) {
@@ -708,7 +832,7 @@ export function createSiteServer(
     hosts.deleteWhere((_host, answer) => answer.source?.versionId === versionId);
   }
 
-  return { handle, handleNode: serveNode, invalidate };
+  return { handle, handleNode, invalidate };
 }
 
 const consoleLog: SiteLogger = {

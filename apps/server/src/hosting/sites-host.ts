@@ -5,42 +5,57 @@ import type { Config } from '../config/env.js';
 import { loadManifest } from '../modules/sites/manifests.js';
 import type { Db } from '../platform/db/database.js';
 import { createSiteServer } from './site-server.js';
-import { hostnameOf, siteLabelOf } from './tenant-host.js';
+import type { SitesFront } from './sites-front.js';
+import { siteLabelOf } from './tenant-host.js';
 
 const FLUSH_EVERY_MS = 5_000;
 
+interface VisitRow {
+  siteId: string;
+  day: string;
+  visits: number;
+  pageViews: number;
+}
+
+const DAY_MS = 86_400_000;
+
 /**
  * Visits counted in memory and written in batches (one upsert per site and day), so counting never
- * slows a response. A process that dies loses at most the last few seconds of counts.
+ * slows a response. A process that dies loses at most the last few seconds of counts. Per page view:
+ * one clock read and one map read (the UTC day is formatted once a day, not per request).
  */
 function createVisitCounter(db: Db, log: FastifyInstance['log'] | null) {
-  let pending = new Map<
-    string,
-    { siteId: string; day: string; visits: number; pageViews: number }
-  >();
+  /** Counts waiting to be written, per day, per site. */
+  let pending = new Map<string, Map<string, VisitRow>>();
+  let day = '';
+  let dayEnds = 0;
+  let today = new Map<string, VisitRow>();
   const flush = async () => {
     const batch = pending;
     pending = new Map();
-    for (const row of batch.values()) {
-      try {
-        await db
-          .insertInto('site_visits')
-          .values({
-            site_id: row.siteId,
-            day: row.day,
-            visits: row.visits,
-            page_views: row.pageViews,
-          })
-          .onConflict((oc) =>
-            oc.columns(['site_id', 'day']).doUpdateSet({
-              visits: sql`site_visits.visits + ${row.visits}`,
-              page_views: sql`site_visits.page_views + ${row.pageViews}`,
-            }),
-          )
-          .execute();
-      } catch (err) {
-        // The site may have been deleted meanwhile; its counts go with it.
-        log?.debug({ err, siteId: row.siteId }, 'dropping visit counts');
+    dayEnds = 0; // the next page view starts a fresh table for its day
+    for (const rows of batch.values()) {
+      for (const row of rows.values()) {
+        try {
+          await db
+            .insertInto('site_visits')
+            .values({
+              site_id: row.siteId,
+              day: row.day,
+              visits: row.visits,
+              page_views: row.pageViews,
+            })
+            .onConflict((oc) =>
+              oc.columns(['site_id', 'day']).doUpdateSet({
+                visits: sql`site_visits.visits + ${row.visits}`,
+                page_views: sql`site_visits.page_views + ${row.pageViews}`,
+              }),
+            )
+            .execute();
+        } catch (err) {
+          // The site may have been deleted meanwhile; its counts go with it.
+          log?.debug({ err, siteId: row.siteId }, 'dropping visit counts');
+        }
       }
     }
   };
@@ -49,12 +64,18 @@ function createVisitCounter(db: Db, log: FastifyInstance['log'] | null) {
   return {
     record(siteId: string, kind: 'page' | 'asset', isNewVisit: boolean) {
       if (kind !== 'page') return;
-      const day = new Date().toISOString().slice(0, 10);
-      const key = `${siteId}|${day}`;
-      const row = pending.get(key) ?? { siteId, day, visits: 0, pageViews: 0 };
+      const now = Date.now();
+      if (now >= dayEnds) {
+        day = new Date(now).toISOString().slice(0, 10);
+        dayEnds = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+        let rows = pending.get(day);
+        if (rows === undefined) pending.set(day, (rows = new Map()));
+        today = rows;
+      }
+      let row = today.get(siteId);
+      if (row === undefined) today.set(siteId, (row = { siteId, day, visits: 0, pageViews: 0 }));
       row.pageViews++;
       if (isNewVisit) row.visits++;
-      pending.set(key, row);
     },
     flush,
     async close() {
@@ -97,6 +118,7 @@ export function createSitesHost(deps: {
   );
   return {
     handle: server.handle,
+    handleNode: server.handleNode,
     /** A site's live version changed or the site is gone. */
     invalidate: (_siteId?: string) => server.invalidate(),
     flushVisits: visits.flush,
@@ -107,13 +129,15 @@ export function createSitesHost(deps: {
 export type SitesHost = ReturnType<typeof createSitesHost>;
 
 /**
- * Registered before anything else so a tenant request never reaches the API, the app's security
- * headers or the SPA: tenant content never runs on the app's origin.
+ * Registered before anything else, for tenant requests that reach Fastify at all: `app.inject`
+ * (which never goes through the HTTP server) and any request before `front.attach`. The server's
+ * own listener answers tenant hosts before Fastify (`createSitesFront`); both decide with the same
+ * `isTenantHost` and answer with the same site server, so tenant content never runs on the app's
+ * origin either way.
  */
-export function registerSitesHost(app: FastifyInstance, config: Config, host: SitesHost): void {
+export function registerSitesHost(app: FastifyInstance, front: SitesFront, host: SitesHost): void {
   app.addHook('onRequest', async (request, reply) => {
-    const hostname = hostnameOf(request.headers.host);
-    if (hostname === config.appHost || siteLabelOf(hostname, config.sitesDomain) === null) return;
+    if (!front.isTenantHost(request.headers.host)) return;
     await host.handle(request, reply);
     return reply;
   });

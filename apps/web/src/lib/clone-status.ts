@@ -1,4 +1,9 @@
-import { CLONE_STATUS_TEXTS, type CloneStatus, type CloneStatusResponse } from '@mirror/contract';
+import {
+  CLONE_STATUS_TEXTS,
+  CUSTOMIZE_STATUS_TEXTS,
+  type CloneStatus,
+  type CloneStatusResponse,
+} from '@mirror/contract';
 import { api } from './api-client';
 
 // Types and plain constants only: the contract's zod schemas stay out of the browser bundle.
@@ -20,21 +25,22 @@ export function isSettledStatus(status: CloneStatus): boolean {
   return status === 'completed' || status === 'failed';
 }
 
-type StatusTextKey = keyof typeof CLONE_STATUS_TEXTS;
-const TEXT_KEYS = new Map<string, StatusTextKey>(
-  (Object.entries(CLONE_STATUS_TEXTS) as [StatusTextKey, string][]).map(([key, text]) => [
-    text,
-    key,
-  ]),
-);
+/** Each known progress text → its i18n key: mirror runs, then customization and rewrite runs. */
+const TEXT_KEYS = new Map<string, string>([
+  ...Object.entries(CLONE_STATUS_TEXTS).map(
+    ([key, text]) => [text, `mirror.progress.${key}`] as const,
+  ),
+  ...Object.entries(CUSTOMIZE_STATUS_TEXTS).map(
+    ([key, text]) => [text, `mirror.customizeProgress.${key}`] as const,
+  ),
+]);
 
 /**
  * The i18n key of a progress text (`cloning website` → `mirror.progress.cloning`); null for a text
  * the app does not know, which is then shown as the server wrote it.
  */
 export function progressTextKey(currentStatus: string): string | null {
-  const key = TEXT_KEYS.get(currentStatus);
-  return key ? `mirror.progress.${key}` : null;
+  return TEXT_KEYS.get(currentStatus) ?? null;
 }
 
 /** The translated progress text, or the server's own words for an unknown one. */

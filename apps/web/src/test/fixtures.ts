@@ -4,6 +4,7 @@ import {
   type CloneRecord,
   type CloneStatus,
   type CloneStatusResponse,
+  type ReferenceWebsite,
   type SiteVersion,
 } from '@mirror/contract';
 import type { User } from '../lib/auth-context';
@@ -85,6 +86,24 @@ export function makeVersion(overrides: Partial<SiteVersion> = {}): SiteVersion {
     failedUrls: 0,
     isLive: true,
     error: null,
+    kind: 'mirror',
+    draft: false,
+    changes: [],
+    unparsed: [],
+    instructions: null,
+    ...overrides,
+  };
+}
+
+export function makeReference(overrides: Partial<ReferenceWebsite> = {}): ReferenceWebsite {
+  return {
+    title: 'Crumb & Co Bakery',
+    url: 'https://crumb.example/',
+    screenshot: null,
+    previewUrl: 'https://crumb.example/',
+    description: 'A warm neighborhood bakery site with online ordering.',
+    category: 'restaurant',
+    source: 'catalogue',
     ...overrides,
   };
 }

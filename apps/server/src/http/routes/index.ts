@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth.routes.js';
+import { customizeRoutes } from './customize.routes.js';
 import { domainsRoutes } from './domains.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { ideasRoutes } from './ideas.routes.js';
+import { screenshotsRoutes } from './screenshots.routes.js';
 
 /** Every API resource, mounted under /api. Routes stay thin: validate, call a service, shape the answer. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -10,4 +12,6 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(domainsRoutes, { prefix: '/domains' });
   await app.register(ideasRoutes, { prefix: '/domains' });
+  await app.register(customizeRoutes, { prefix: '/domains' });
+  await app.register(screenshotsRoutes);
 };

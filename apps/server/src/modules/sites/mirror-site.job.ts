@@ -1,5 +1,6 @@
 import {
   CLONE_STATUS_TEXTS,
+  CUSTOMIZE_STATUS_TEXTS,
   DEMO_MIRROR_LIMITS,
   PLAN_MIRROR_LIMITS,
   type MirrorLimits,
@@ -17,7 +18,13 @@ import type { Config } from '../../config/env.js';
 import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
-import { findSite, findVersion, updateRunState } from './sites.repository.js';
+import {
+  failFollowUps,
+  findFollowUp,
+  findSite,
+  findVersion,
+  updateRunState,
+} from './sites.repository.js';
 import { loadManifest, saveManifest } from './manifests.js';
 
 /** Tries of one run before it is reported as failed. */
@@ -32,6 +39,11 @@ export interface MirrorSiteDeps {
   config: Config;
   /** Tells the sites host that a site's live version changed. */
   onPublished(siteId: string): void;
+  /**
+   * Queues the step that was asked to run on the new version (a customization or an AI rewrite
+   * of a fresh mirror); the site stays in progress until that step ends.
+   */
+  startFollowUp?(siteId: string, versionId: string): Promise<void>;
 }
 
 /** What the run is doing, as the API reports it (SPEC §4 texts). */
@@ -151,12 +163,14 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           estimated_time: null,
           error: message,
         });
+        await failFollowUps(db, versionId, `The mirror failed: ${message}`);
         return;
       }
       await writes;
 
       const manifestHash = await saveManifest(blobs, manifest);
       const finishedAt = new Date().toISOString();
+      const followUp = deps.startFollowUp ? await findFollowUp(db, versionId) : undefined;
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('site_versions')
@@ -175,10 +189,20 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           .updateTable('sites')
           .set({
             live_version_id: versionId,
-            status: 'completed',
-            current_status: CLONE_STATUS_TEXTS.completed,
-            progress: 1,
-            estimated_time: 0,
+            ...(followUp
+              ? {
+                  status: 'processing',
+                  current_status: CUSTOMIZE_STATUS_TEXTS.queued,
+                  current_version_id: followUp.id,
+                  progress,
+                  estimated_time: null,
+                }
+              : {
+                  status: 'completed',
+                  current_status: CLONE_STATUS_TEXTS.completed,
+                  progress: 1,
+                  estimated_time: 0,
+                }),
             error: null,
             updated_at: finishedAt,
           })
@@ -186,6 +210,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           .execute();
       });
       deps.onPublished(siteId);
+      if (followUp) await deps.startFollowUp!(siteId, followUp.id);
     },
   });
 }

@@ -106,3 +106,24 @@ export async function updateRunState(db: Db, siteId: string, state: RunState): P
     .where('id', '=', siteId)
     .execute();
 }
+
+/** The customization or rewrite waiting for this (mirror) version to complete, if any. */
+export function findFollowUp(db: Db, versionId: string) {
+  return db
+    .selectFrom('site_versions')
+    .select(['id', 'site_id'])
+    .where('base_version_id', '=', versionId)
+    .where('status', '=', 'pending')
+    .orderBy('number')
+    .executeTakeFirst();
+}
+
+/** A mirror that failed takes the steps waiting for it along. */
+export async function failFollowUps(db: Db, versionId: string, message: string): Promise<void> {
+  await db
+    .updateTable('site_versions')
+    .set({ status: 'failed', error: message, finished_at: new Date().toISOString() })
+    .where('base_version_id', '=', versionId)
+    .where('status', '=', 'pending')
+    .execute();
+}

@@ -10,6 +10,7 @@ import {
   type AnalyticsResponse,
   type CloneRecord,
   type CloneRequestBody,
+  type EditOp,
   type PlanId,
   type SiteVersion,
   type SyncSchedule,
@@ -91,6 +92,18 @@ function demoClaimMessage(claimed: number, asked: number, overAllowance: boolean
   return done;
 }
 
+/** A customization or AI rewrite to run on a fresh mirror once it completes. */
+export interface FollowUpStep {
+  kind: 'customize' | 'rewrite';
+  instructions: string | null;
+  idea: string | null;
+  ops: EditOp[];
+}
+
+function parseList(json: string | null): string[] {
+  return json ? (JSON.parse(json) as string[]) : [];
+}
+
 export interface SitesServiceDeps {
   db: Db;
   blobs: BlobStore;
@@ -159,17 +172,21 @@ export function createSitesService(deps: SitesServiceDeps) {
     }
   }
 
-  /** Creates the version and queues its run, in that order, so a crash in between leaves a pending run to retry. */
-  async function startRun(siteId: string): Promise<void> {
+  /**
+   * Creates the version and queues its run, in that order, so a crash in between leaves a pending
+   * run to retry. A follow-up step is recorded with it: the mirror job queues it when it succeeds.
+   */
+  async function startRun(siteId: string, followUp?: FollowUpStep): Promise<void> {
     const versionId = randomUUID();
     const now = new Date().toISOString();
     await db.transaction().execute(async (trx) => {
+      const number = await nextVersionNumber(trx, siteId);
       await trx
         .insertInto('site_versions')
         .values({
           id: versionId,
           site_id: siteId,
-          number: await nextVersionNumber(trx, siteId),
+          number,
           status: 'pending',
           manifest_hash: null,
           error: null,
@@ -177,6 +194,26 @@ export function createSitesService(deps: SitesServiceDeps) {
           finished_at: null,
         })
         .execute();
+      if (followUp) {
+        await trx
+          .insertInto('site_versions')
+          .values({
+            id: randomUUID(),
+            site_id: siteId,
+            number: number + 1,
+            status: 'pending',
+            manifest_hash: null,
+            error: null,
+            created_at: now,
+            finished_at: null,
+            kind: followUp.kind,
+            base_version_id: versionId,
+            instructions: followUp.instructions,
+            idea: followUp.idea,
+            requested_ops: followUp.ops.length > 0 ? JSON.stringify(followUp.ops) : null,
+          })
+          .execute();
+      }
       await trx
         .updateTable('sites')
         .set({
@@ -196,11 +233,20 @@ export function createSitesService(deps: SitesServiceDeps) {
 
   return {
     toRecord,
+    previewUrlOf,
+    visibleSite,
+    ownedSite,
 
+    /**
+     * A new site and its first mirror run. Instructions given here (paid plans) become a
+     * customization that runs right after the mirror; `followUp` asks for another step instead
+     * (the AI rewrite of idea mode, whose own rules the caller checked).
+     */
     async createClone(
       user: UserRow | null,
       body: CloneRequestBody,
       ip: string,
+      options: { followUp?: FollowUpStep } = {},
     ): Promise<CloneRecord> {
       const sourceUrl = normalizeSourceUrl(body.sourceUrl);
       if (!sourceUrl) throw badRequest(SITE_MESSAGES.urlInvalid);
@@ -252,7 +298,17 @@ export function createSitesService(deps: SitesServiceDeps) {
         if (await isSubdomainTaken(db, subdomain)) throw conflict(SITE_MESSAGES.subdomainTaken);
         throw err;
       }
-      await startRun(id);
+      const followUp =
+        options.followUp ??
+        (wantsInstructions
+          ? {
+              kind: 'customize' as const,
+              instructions: body.aiInstructions!.trim(),
+              idea: null,
+              ops: [],
+            }
+          : undefined);
+      await startRun(id, followUp);
       return toRecord((await findSite(db, id))!);
     },
 
@@ -304,6 +360,13 @@ export function createSitesService(deps: SitesServiceDeps) {
         failedUrls: v.failed_urls,
         isLive: v.id === site.live_version_id,
         error: v.error,
+        kind: v.kind,
+        draft: v.draft === 1,
+        changes: parseList(v.changes),
+        unparsed: parseList(v.unparsed),
+        instructions: v.idea
+          ? [`Rewrite for: ${v.idea}`, v.instructions].filter(Boolean).join('\n')
+          : v.instructions,
       }));
     },
 
@@ -315,11 +378,21 @@ export function createSitesService(deps: SitesServiceDeps) {
       if (version.status !== 'completed' || !version.manifest_hash) {
         throw new AppError('version_not_ready', 409, 'Only a completed version can be published.');
       }
-      await db
-        .updateTable('sites')
-        .set({ live_version_id: version.id, updated_at: new Date().toISOString() })
-        .where('id', '=', site.id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('sites')
+          .set({ live_version_id: version.id, updated_at: new Date().toISOString() })
+          .where('id', '=', site.id)
+          .execute();
+        // A published draft (a reviewed rewrite) is a version like any other from now on.
+        if (version.draft === 1) {
+          await trx
+            .updateTable('site_versions')
+            .set({ draft: 0 })
+            .where('id', '=', version.id)
+            .execute();
+        }
+      });
       deps.onPublished(site.id);
       return toRecord((await findSite(db, site.id))!);
     },

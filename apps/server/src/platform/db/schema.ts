@@ -89,6 +89,8 @@ export interface SitesTable {
   next_sync_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Demo sites not claimed by then are deleted. */
   expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** A one-off AI rewrite was paid for this site (filled by payments); free plans need it. */
+  ai_rewrite_paid_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface SiteVersionsTable {
@@ -105,7 +107,23 @@ export interface SiteVersionsTable {
   error: string | null;
   created_at: Timestamp;
   finished_at: Timestamp | null;
+  kind: ColumnType<VersionKind, VersionKind | undefined, VersionKind>;
+  /** The version a customization or rewrite was made from. */
+  base_version_id: NullableText;
+  /** What was asked: instructions text, the idea of a rewrite, structured ops (JSON). */
+  instructions: NullableText;
+  idea: NullableText;
+  requested_ops: NullableText;
+  /** The applied EditPlan, its summary lines and the unparsed parts (JSON). */
+  plan: NullableText;
+  changes: NullableText;
+  unparsed: NullableText;
+  /** 1 for a completed version waiting to be published (a rewrite). */
+  draft: ColumnType<number, number | undefined, number>;
 }
+
+export type VersionKind = 'mirror' | 'customize' | 'rewrite';
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -133,6 +151,15 @@ export interface SiteVisitsTable {
   page_views: number;
 }
 
+/** Thumbnails that GET /screenshots may serve; `url` is a website or `version:{id}`. */
+export interface ScreenshotsTable {
+  url: string;
+  hash: string;
+  created_at: Timestamp;
+  /** A website is captured again after this (its row then points at the new image). */
+  expires_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -143,6 +170,7 @@ export interface Database {
   site_versions: SiteVersionsTable;
   jobs: JobsTable;
   site_visits: SiteVisitsTable;
+  screenshots: ScreenshotsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_LOCALE, type LocaleCode } from '@mirror/contract';
+import { IdeaMode } from '../../features/ideas/components/idea-mode';
 import { LandingPage } from '../../features/landing/components/landing-page';
 import { useAuth } from '../../lib/auth-context';
 import { useDialogs } from '../../lib/dialogs';
@@ -54,5 +55,5 @@ export function LandingRoute({ routeLocale, isLiveDemo = false }: LandingRoutePr
     image: `/og/${routeLocale ?? locale}.png`,
   });
 
-  return <LandingPage />;
+  return <LandingPage ideaPanel={<IdeaMode />} />;
 }

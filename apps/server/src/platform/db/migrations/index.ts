@@ -3,6 +3,8 @@ import * as m0001 from './0001-users-sessions.js';
 import * as m0002 from './0002-accounts.js';
 import * as m0003 from './0003-user-settings.js';
 import * as m0004 from './0004-sites-versions-jobs.js';
+import * as m0005 from './0005-customizations.js';
+import * as m0006 from './0006-screenshots.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0002-accounts': m0002,
   '0003-user-settings': m0003,
   '0004-sites-versions-jobs': m0004,
+  '0005-customizations': m0005,
+  '0006-screenshots': m0006,
 };

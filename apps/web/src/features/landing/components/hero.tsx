@@ -1,12 +1,16 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useI18n } from '../../../lib/i18n';
-import { IdeaForm } from './idea-form';
 import { UrlForm } from './url-form';
 
 type Mode = 'url' | 'idea';
 const MODES: readonly Mode[] = ['url', 'idea'];
 
-export function Hero() {
+interface HeroProps {
+  /** The idea mode's panel, composed by the app from the ideas feature. */
+  ideaPanel?: ReactNode;
+}
+
+export function Hero({ ideaPanel = null }: HeroProps) {
   const { t, dir } = useI18n();
   const [mode, setMode] = useState<Mode>('url');
   const tabRefs = useRef<Record<Mode, HTMLButtonElement | null>>({ url: null, idea: null });
@@ -69,7 +73,7 @@ export function Hero() {
               hidden={mode !== item}
               className="mode-panel"
             >
-              {item === 'url' ? <UrlForm /> : <IdeaForm />}
+              {item === 'url' ? <UrlForm /> : ideaPanel}
             </div>
           ))}
         </div>

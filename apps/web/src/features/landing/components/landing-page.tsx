@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import './landing.css';
 import { CtaSection } from './cta-section';
 import { FaqSection } from './faq-section';
@@ -7,10 +8,10 @@ import { HowItWorksSection } from './how-it-works-section';
 import { PricingSection } from './pricing-section';
 import { TrustedBy } from './trusted-by';
 
-export function LandingPage() {
+export function LandingPage({ ideaPanel }: { ideaPanel?: ReactNode }) {
   return (
     <>
-      <Hero />
+      <Hero ideaPanel={ideaPanel} />
       <TrustedBy />
       <FeaturesSection />
       <HowItWorksSection />

@@ -2,12 +2,15 @@ import type {
   AnalyticsPeriod,
   AnalyticsResponse,
   CloneRecord,
-  SiteVersion,
+  CloneStatusResponse,
+  Customizations,
   SyncSchedule,
 } from '@mirror/contract';
 import { api } from '../../../lib/api-client';
 
-// The site management calls of docs/sites-api.md, all owner-only.
+// The site management calls of docs/sites-api.md, all owner-only. The version calls are shared
+// with the idea flow's draft review.
+export { discardVersion, getVersions, publishVersion } from '../../../lib/site-versions';
 
 const site = (id: string) => `/domains/clone/${encodeURIComponent(id)}`;
 
@@ -34,20 +37,15 @@ export function remirrorSite(id: string): Promise<CloneRecord> {
   });
 }
 
-/** Newest first. */
-export function getVersions(id: string, signal?: AbortSignal): Promise<SiteVersion[]> {
-  return api.get<SiteVersion[]>(`${site(id)}/versions`, {
-    defaultMessage: 'Failed to fetch domains',
-    signal,
-  });
-}
-
-/** Makes a completed version the live one (rollback). */
-export function publishVersion(id: string, versionId: string): Promise<CloneRecord> {
-  return api.post<CloneRecord>(
-    `${site(id)}/versions/${encodeURIComponent(versionId)}/publish`,
-    undefined,
-    { defaultMessage: 'Deployment failed' },
+/**
+ * Applies a customization plan to the live version as a new version, made by a job whose progress
+ * the status call reports; the result is published when it completes.
+ */
+export function customizeSite(id: string, customizations: Customizations) {
+  return api.put<CloneStatusResponse>(
+    `${site(id)}/customize`,
+    { customizations, regenerate: true },
+    { defaultMessage: 'Customization update failed' },
   );
 }
 

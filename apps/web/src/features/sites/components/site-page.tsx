@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { Link, useParams } from 'react-router';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
@@ -17,6 +17,7 @@ import { remirrorSite } from '../api/site-api';
 import { useSite } from '../hooks/use-site';
 import { AnalyticsPanel } from './analytics-panel';
 import { CopyAddress } from './copy-address';
+import { CustomizePanel } from './customize-panel';
 import { DeleteSite } from './delete-site';
 import { ExportPanel } from './export-panel';
 import { SyncSchedulePanel } from './sync-schedule-panel';
@@ -26,9 +27,16 @@ import './site-page.css';
 export function SitePage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
+  // A customization run settles with its own words (SPEC §8), a mirror run with the mirror's.
+  const customizingRef = useRef(false);
   const siteState = useSite(id, {
     onRunSettled: (status) => {
-      if (status.status === 'completed') notify.success(t('mirror.progress.completed'));
+      const completed = status.status === 'completed';
+      if (customizingRef.current) {
+        customizingRef.current = false;
+        if (completed) notify.success(t('site.customize.applied'));
+        else notify.error(t('site.customize.failed'));
+      } else if (completed) notify.success(t('mirror.progress.completed'));
       else notify.error(t('mirror.progress.failed'));
     },
   });
@@ -79,15 +87,17 @@ export function SitePage() {
       </div>
     );
   }
-  return <SiteView site={site} siteState={siteState} />;
+  return <SiteView site={site} siteState={siteState} customizingRef={customizingRef} />;
 }
 
 function SiteView({
   site,
   siteState,
+  customizingRef,
 }: {
   site: CloneRecord;
   siteState: ReturnType<typeof useSite>;
+  customizingRef: RefObject<boolean>;
 }) {
   const { t, locale } = useI18n();
   const [remirroring, setRemirroring] = useState(false);
@@ -162,6 +172,18 @@ function SiteView({
               <p className="site-muted">{t('site.preview.empty')}</p>
             )}
           </Panel>
+          <CustomizePanel
+            site={site}
+            versions={siteState.versions}
+            onStarted={(status) => {
+              customizingRef.current = true;
+              siteState.applyStatus(status);
+            }}
+            onPublished={(record) => {
+              siteState.applyRecord(record);
+              void siteState.refreshVersions();
+            }}
+          />
           <VersionHistory
             siteId={site.id}
             liveVersionId={site.liveVersionId}
@@ -171,6 +193,7 @@ function SiteView({
               siteState.applyRecord(record);
               void siteState.refreshVersions();
             }}
+            onDiscarded={() => void siteState.refreshVersions()}
           />
           <AnalyticsPanel siteId={site.id} />
         </div>

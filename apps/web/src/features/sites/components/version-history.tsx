@@ -1,19 +1,22 @@
 import { useState } from 'react';
-import type { CloneRecord, SiteVersion } from '@mirror/contract';
+import type { CloneRecord } from '@mirror/contract';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
+import { VersionChanges } from '../../../components/mirror/version-changes';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatBytes, formatDateTime, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
+import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
-import { publishVersion } from '../api/site-api';
+import { discardVersion, publishVersion } from '../api/site-api';
 
 interface VersionHistoryProps {
   siteId: string;
   liveVersionId: string | null;
-  versions: SiteVersion[] | null;
+  versions: SiteVersionDetail[] | null;
   error: string | null;
   onPublished: (record: CloneRecord) => void;
+  onDiscarded: () => void;
 }
 
 /** Every run of the site, newest first; a completed version that is not live can be published. */
@@ -23,11 +26,25 @@ export function VersionHistory({
   versions,
   error,
   onPublished,
+  onDiscarded,
 }: VersionHistoryProps) {
   const { t, locale } = useI18n();
   const [publishing, setPublishing] = useState<string | null>(null);
 
-  const handlePublish = async (version: SiteVersion) => {
+  const handleDiscard = async (version: SiteVersionDetail) => {
+    setPublishing(version.id);
+    try {
+      await discardVersion(siteId, version.id);
+      notify.info(t('site.versions.discarded', { number: version.number }));
+      onDiscarded();
+    } catch (failure) {
+      notify.error(getErrorMessage(failure, t('site.versions.discardFailed')));
+    } finally {
+      setPublishing(null);
+    }
+  };
+
+  const handlePublish = async (version: SiteVersionDetail) => {
     setPublishing(version.id);
     try {
       onPublished(await publishVersion(siteId, version.id));
@@ -63,6 +80,12 @@ export function VersionHistory({
                 <div className="version-main">
                   <div className="version-title">
                     <strong>{label}</strong>
+                    {version.kind && version.kind !== 'mirror' && (
+                      <span className="kind-badge">{t(`site.versions.kinds.${version.kind}`)}</span>
+                    )}
+                    {version.draft && (
+                      <span className="draft-badge">{t('site.versions.draft')}</span>
+                    )}
                     {isLive && <span className="live-badge">{t('site.versions.live')}</span>}
                     <CloneStatusBadge status={version.status} />
                   </div>
@@ -90,19 +113,35 @@ export function VersionHistory({
                     )}
                   </p>
                   {version.error && <p className="version-error">{version.error}</p>}
+                  {version.draft && (
+                    <VersionChanges changes={version.changes} unparsed={version.unparsed} />
+                  )}
                 </div>
                 {!isLive && version.status === 'completed' && (
-                  <button
-                    type="button"
-                    className="button button-outline"
-                    disabled={publishing !== null}
-                    aria-label={t('site.versions.publishLabel', { number: version.number })}
-                    onClick={() => void handlePublish(version)}
-                  >
-                    {publishing === version.id
-                      ? t('site.versions.publishing')
-                      : t('site.versions.publish')}
-                  </button>
+                  <div className="version-actions">
+                    <button
+                      type="button"
+                      className="button button-outline"
+                      disabled={publishing !== null}
+                      aria-label={t('site.versions.publishLabel', { number: version.number })}
+                      onClick={() => void handlePublish(version)}
+                    >
+                      {publishing === version.id
+                        ? t('site.versions.publishing')
+                        : t('site.versions.publish')}
+                    </button>
+                    {version.draft && (
+                      <button
+                        type="button"
+                        className="button button-outline-danger"
+                        disabled={publishing !== null}
+                        aria-label={t('site.versions.discardLabel', { number: version.number })}
+                        onClick={() => void handleDiscard(version)}
+                      >
+                        {t('site.versions.discard')}
+                      </button>
+                    )}
+                  </div>
                 )}
               </li>
             );

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { CloneRecord, CloneStatusResponse, SiteVersion } from '@mirror/contract';
+import type { CloneRecord, CloneStatusResponse } from '@mirror/contract';
 import { useClonePolling } from '../../../hooks/use-clone-polling';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { isRunningStatus } from '../../../lib/clone-status';
+import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { getSite, getVersions } from '../api/site-api';
 
 export type SiteLoad =
@@ -23,7 +24,7 @@ export interface UseSiteOptions {
 export function useSite(id: string, { onRunSettled }: UseSiteOptions = {}) {
   const [load, setLoad] = useState<SiteLoad>({ state: 'loading' });
   const [record, setRecord] = useState<CloneRecord | null>(null);
-  const [versions, setVersions] = useState<SiteVersion[] | null>(null);
+  const [versions, setVersions] = useState<SiteVersionDetail[] | null>(null);
   const [versionsError, setVersionsError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 
@@ -95,6 +96,15 @@ export function useSite(id: string, { onRunSettled }: UseSiteOptions = {}) {
     [startPolling],
   );
 
+  /** Merges a status answer (a customization started) and watches the run it reports. */
+  const applyStatus = useCallback(
+    (status: CloneStatusResponse) => {
+      setRecord((current) => (current?.id === status.id ? { ...current, ...status } : current));
+      if (isRunningStatus(status.status)) startPolling(status.id);
+    },
+    [startPolling],
+  );
+
   return {
     load,
     site: record,
@@ -103,6 +113,7 @@ export function useSite(id: string, { onRunSettled }: UseSiteOptions = {}) {
     pollError: polling.id === record?.id ? polling.error : null,
     retry,
     applyRecord,
+    applyStatus,
     refreshVersions,
   };
 }

@@ -1,0 +1,251 @@
+import {
+  CUSTOMIZE_MESSAGES,
+  CUSTOMIZE_STATUS_TEXTS,
+  EDIT_PLAN_LIMITS,
+  EditOp,
+  type EditPlan,
+} from '@mirror/contract';
+import {
+  applyPlan,
+  outlinePage,
+  type BlobStore,
+  type PageOutline,
+  type SiteDocument,
+} from '@mirror/engine';
+import { z } from 'zod';
+import type { Config } from '../../config/env.js';
+import { ModelPlannerError } from '../../platform/ai/model-planner.js';
+import type { Db } from '../../platform/db/database.js';
+import type { SiteStatus } from '../../platform/db/schema.js';
+import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
+import { loadManifest, saveManifest } from '../sites/manifests.js';
+import { planEdits, type AiProviders } from './ai-provider.js';
+import { findOwnerPlan, findSiteRow, findVersionRow } from './customize.repository.js';
+import { localizeFontStylesheets } from './font-assets.js';
+import { buildManifest, readDocuments } from './version-files.js';
+
+/** Tries of one run, like a mirror run. */
+const MAX_ATTEMPTS = 3;
+/** Pages a model sees an outline of: the entry page and a few more. */
+const OUTLINE_PAGES = 4;
+const OUTLINE_BYTES = 6_000;
+
+const CustomizeSitePayload = z.object({ siteId: z.string(), versionId: z.string() });
+export type CustomizeSitePayload = z.infer<typeof CustomizeSitePayload>;
+
+export interface CustomizeSiteDeps {
+  db: Db;
+  blobs: BlobStore;
+  config: Config;
+  providers: AiProviders;
+  onPublished(siteId: string): void;
+}
+
+/** A failure that trying again cannot fix: the run is reported failed at once. */
+class StepFailure extends Error {}
+
+function outlinesOf(documents: SiteDocument[], entryPath: string): PageOutline[] {
+  const stylesheets = documents.filter((d) => /^text\/css/i.test(d.contentType)).map((d) => d.text);
+  const pages = documents.filter((d) => /html/i.test(d.contentType));
+  const ordered = [
+    ...pages.filter((p) => p.path === entryPath),
+    ...pages.filter((p) => p.path !== entryPath).sort((a, b) => a.path.length - b.path.length),
+  ].slice(0, OUTLINE_PAGES);
+  return ordered.map((page, i) =>
+    outlinePage(page.text, {
+      path: page.path,
+      stylesheets,
+      maxBytes: i === 0 ? OUTLINE_BYTES : OUTLINE_BYTES / 2,
+    }),
+  );
+}
+
+/**
+ * One customization or rewrite: plan edits for the base version (the site's live version when the
+ * run was asked for), apply them by splicing, store only what changed, and write a new manifest.
+ * A customization is published in one update when it succeeds; a rewrite stays a draft for review.
+ * A failure changes nothing that is served.
+ */
+export function createCustomizeSiteJob(
+  deps: CustomizeSiteDeps,
+): JobDefinition<CustomizeSitePayload> {
+  const { db, blobs, config } = deps;
+  return defineJob({
+    name: 'customize-site',
+    payload: CustomizeSitePayload,
+    maxAttempts: MAX_ATTEMPTS,
+    backoffMs: 5_000,
+    async handle({ siteId, versionId }, context) {
+      const site = await findSiteRow(db, siteId);
+      const version = await findVersionRow(db, versionId);
+      if (!site || !version || version.site_id !== siteId) return;
+      if (version.status === 'completed' || version.status === 'failed') return;
+
+      // A step that follows a mirror continues its progress; it never goes down during a run.
+      const floor =
+        site.status === 'processing' || site.status === 'completing' ? site.progress : 0;
+      let progress = floor;
+      const report = async (status: SiteStatus, text: string, fraction: number) => {
+        progress = Math.max(progress, floor + (1 - floor) * fraction);
+        await db
+          .updateTable('sites')
+          .set({
+            status,
+            current_status: text,
+            progress,
+            estimated_time: null,
+            error: null,
+            updated_at: new Date().toISOString(),
+          })
+          .where('id', '=', siteId)
+          .execute();
+      };
+
+      const fail = async (message: string) => {
+        const finishedAt = new Date().toISOString();
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('site_versions')
+            .set({ status: 'failed', error: message, finished_at: finishedAt })
+            .where('id', '=', versionId)
+            .execute();
+          await trx
+            .updateTable('sites')
+            .set({
+              status: 'failed',
+              current_status: CUSTOMIZE_STATUS_TEXTS.failed,
+              progress,
+              estimated_time: null,
+              error: message,
+              updated_at: finishedAt,
+            })
+            .where('id', '=', siteId)
+            .execute();
+        });
+      };
+
+      try {
+        await db
+          .updateTable('site_versions')
+          .set({ status: 'processing', error: null })
+          .where('id', '=', versionId)
+          .execute();
+        await report('processing', CUSTOMIZE_STATUS_TEXTS.planning, 0.1);
+
+        const base = version.base_version_id
+          ? await loadManifest(db, blobs, version.base_version_id)
+          : undefined;
+        if (!base) throw new StepFailure(CUSTOMIZE_MESSAGES.noLiveVersion);
+        const { documents, notes: readNotes } = await readDocuments(base, blobs);
+        const outlines = outlinesOf(documents, base.entryPath);
+
+        const plan = await findOwnerPlan(db, site.owner_id);
+        const provider = deps.providers.providerFor(plan ?? 'free');
+        const planned = await planEdits(
+          provider,
+          {
+            instructions: version.instructions ?? '',
+            entryOutline: outlines[0],
+            outlines,
+            ...(version.idea ? { rewriteFor: version.idea } : {}),
+          },
+          CUSTOMIZE_MESSAGES.rewriteNeedsModel,
+        );
+        const requested = version.requested_ops
+          ? z.array(EditOp).parse(JSON.parse(version.requested_ops))
+          : [];
+        const notes = [...readNotes, ...planned.notes];
+        let ops = [...planned.plan.ops, ...requested];
+        if (ops.length > EDIT_PLAN_LIMITS.maxOps) {
+          notes.push(
+            `Only the first ${EDIT_PLAN_LIMITS.maxOps} changes were applied; please split your instructions.`,
+          );
+          ops = ops.slice(0, EDIT_PLAN_LIMITS.maxOps);
+        }
+        if (ops.length === 0 && planned.unparsed.length > 0 && !version.idea) {
+          throw new StepFailure(
+            `None of the instructions could be understood: ${planned.unparsed.join('; ')}`,
+          );
+        }
+
+        await report('processing', CUSTOMIZE_STATUS_TEXTS.applying, 0.5);
+        const fonts = await localizeFontStylesheets(ops, {
+          blobs,
+          sourceUrl: site.source_url,
+          allowPrivateNetworks: config.mirror.allowPrivateNetworks,
+          signal: context.signal,
+        });
+        const applied: EditPlan = {
+          ops: fonts.ops,
+          ...(planned.plan.summary ? { summary: planned.plan.summary } : {}),
+        };
+        const result = applyPlan(applied, documents);
+
+        await report('completing', CUSTOMIZE_STATUS_TEXTS.saving, 0.8);
+        const { manifest, missingUploads } = await buildManifest(base, blobs, {
+          changed: result.changed,
+          assets: result.assets,
+          extra: fonts.entries,
+        });
+        const manifestHash = await saveManifest(blobs, manifest);
+        const changes = [
+          ...result.summary,
+          ...result.report.flatMap((r) => r.notes ?? []),
+          ...fonts.notes,
+          ...notes,
+          ...missingUploads.map((p) => `The uploaded image for ${p} was not found and is missing.`),
+        ];
+        const draft = version.kind === 'rewrite';
+        const finishedAt = new Date().toISOString();
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('site_versions')
+            .set({
+              status: 'completed',
+              manifest_hash: manifestHash,
+              pages: manifest.stats.pages,
+              assets: manifest.stats.assets,
+              bytes: manifest.stats.bytes,
+              failed_urls: manifest.failures.length,
+              plan: JSON.stringify(applied),
+              changes: JSON.stringify(changes),
+              unparsed: JSON.stringify(planned.unparsed),
+              draft: draft ? 1 : 0,
+              finished_at: finishedAt,
+            })
+            .where('id', '=', versionId)
+            .execute();
+          await trx
+            .updateTable('sites')
+            .set({
+              ...(draft ? {} : { live_version_id: versionId }),
+              status: 'completed',
+              current_status: draft
+                ? CUSTOMIZE_STATUS_TEXTS.draftReady
+                : CUSTOMIZE_STATUS_TEXTS.customized,
+              progress: 1,
+              estimated_time: 0,
+              error: null,
+              updated_at: finishedAt,
+            })
+            .where('id', '=', siteId)
+            .execute();
+        });
+        if (!draft) deps.onPublished(siteId);
+      } catch (err) {
+        if (context.signal.aborted) throw err;
+        const permanent =
+          err instanceof StepFailure ||
+          (err instanceof ModelPlannerError && err.kind === 'invalid-output') ||
+          context.attempt >= MAX_ATTEMPTS;
+        if (!permanent) throw err;
+        const message =
+          err instanceof StepFailure || err instanceof ModelPlannerError
+            ? err.message
+            : `${CUSTOMIZE_MESSAGES.failed}: ${err instanceof Error ? err.message : String(err)}`;
+        context.log.warn({ err, siteId, versionId }, 'customization failed');
+        await fail(message);
+      }
+    },
+  });
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { CUSTOMIZE_STATUS_TEXTS, type EditOp } from '@mirror/contract';
+import type { Db } from '../../platform/db/database.js';
+import type { SiteStatus, VersionKind } from '../../platform/db/schema.js';
+
+/** The version rows a customization or rewrite reads and writes. */
+
+export function findVersionRow(db: Db, versionId: string) {
+  return db.selectFrom('site_versions').selectAll().where('id', '=', versionId).executeTakeFirst();
+}
+
+export function findSiteRow(db: Db, siteId: string) {
+  return db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+}
+
+export async function findOwnerPlan(db: Db, ownerId: string | null) {
+  if (!ownerId) return undefined;
+  const row = await db
+    .selectFrom('users')
+    .select('plan')
+    .where('id', '=', ownerId)
+    .executeTakeFirst();
+  return row?.plan;
+}
+
+export interface NewStep {
+  siteId: string;
+  kind: Exclude<VersionKind, 'mirror'>;
+  baseVersionId: string;
+  instructions: string | null;
+  idea: string | null;
+  ops: EditOp[];
+}
+
+/**
+ * A pending customization version and the site's run state, in one transaction; only a site that
+ * is not running gets one (the update's condition), so two requests cannot both start a run.
+ */
+export async function insertStep(
+  db: Db,
+  step: NewStep,
+  running: SiteStatus[],
+): Promise<string | null> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable('sites')
+      .set({
+        status: 'pending',
+        current_status: CUSTOMIZE_STATUS_TEXTS.queued,
+        progress: 0,
+        estimated_time: null,
+        error: null,
+        current_version_id: id,
+        updated_at: now,
+      })
+      .where('id', '=', step.siteId)
+      .where('status', 'not in', running)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return null;
+    const last = await trx
+      .selectFrom('site_versions')
+      .select((eb) => eb.fn.max<number>('number').as('n'))
+      .where('site_id', '=', step.siteId)
+      .executeTakeFirst();
+    await trx
+      .insertInto('site_versions')
+      .values({
+        id,
+        site_id: step.siteId,
+        number: Number(last?.n ?? 0) + 1,
+        status: 'pending',
+        manifest_hash: null,
+        error: null,
+        created_at: now,
+        finished_at: null,
+        kind: step.kind,
+        base_version_id: step.baseVersionId,
+        instructions: step.instructions,
+        idea: step.idea,
+        requested_ops: step.ops.length > 0 ? JSON.stringify(step.ops) : null,
+      })
+      .execute();
+    return id;
+  });
+}
+
+export async function deleteDraft(db: Db, siteId: string, versionId: string): Promise<void> {
+  await db
+    .deleteFrom('site_versions')
+    .where('site_id', '=', siteId)
+    .where('id', '=', versionId)
+    .where('draft', '=', 1)
+    .execute();
+}

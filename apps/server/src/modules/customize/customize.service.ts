@@ -1,0 +1,174 @@
+import {
+  CUSTOMIZE_MESSAGES,
+  isPaidPlan,
+  type AiRewritePricingResponse,
+  type CloneStatusResponse,
+  type CloneWithAiResponse,
+  type Customizations,
+  EditOp,
+} from '@mirror/contract';
+import { z } from 'zod';
+import type { Config } from '../../config/env.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  tooManyRequests,
+} from '../../http/app-error.js';
+import type { Db } from '../../platform/db/database.js';
+import type { SiteStatus, UserRow } from '../../platform/db/schema.js';
+import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import type { SitesService } from '../sites/sites.service.js';
+import type { CustomizeSitePayload } from './customize-site.job.js';
+import { deleteDraft, findVersionRow, insertStep, type NewStep } from './customize.repository.js';
+
+const HOUR = 3_600_000;
+const RUNNING: SiteStatus[] = ['pending', 'processing', 'completing'];
+/** Customizations and rewrites per user and hour (model calls cost money and time). */
+export const CUSTOMIZE_RATE_LIMIT = { limit: 30, windowMs: HOUR };
+export const REWRITE_RATE_LIMIT = { limit: 10, windowMs: HOUR };
+
+export const paymentRequired = () =>
+  new AppError('payment_required', 402, CUSTOMIZE_MESSAGES.paymentRequired);
+
+export interface CustomizeServiceDeps {
+  db: Db;
+  jobs: JobQueue;
+  customizeJob: JobDefinition<CustomizeSitePayload>;
+  sites: SitesService;
+  limiter: RateLimiter;
+  config: Config;
+}
+
+/** Structured edits sent in a rewrite's free-form `customizations` object. */
+function opsOf(customizations: Record<string, unknown> | undefined): EditOp[] {
+  const parsed = z.array(EditOp).safeParse(customizations?.ops ?? []);
+  if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => i.message));
+  return parsed.data;
+}
+
+export function createCustomizeService(deps: CustomizeServiceDeps) {
+  const { db, sites, config } = deps;
+
+  async function limit(user: UserRow, kind: 'customize' | 'rewrite') {
+    const hit = await deps.limiter.hit(
+      `${kind}:user:${user.id}`,
+      kind === 'customize' ? CUSTOMIZE_RATE_LIMIT : REWRITE_RATE_LIMIT,
+    );
+    if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, CUSTOMIZE_MESSAGES.rateLimited);
+  }
+
+  /** A signed-in owner's completed site; visitors' demos are refused with a clear message. */
+  async function customizableSite(user: UserRow | null, id: string) {
+    const site = await sites.visibleSite(user, id);
+    if (site.is_demo === 1 || !user) throw forbidden(CUSTOMIZE_MESSAGES.demoRefused);
+    if (RUNNING.includes(site.status)) throw conflict(CUSTOMIZE_MESSAGES.busy);
+    if (!site.live_version_id) throw conflict(CUSTOMIZE_MESSAGES.noLiveVersion);
+    return site;
+  }
+
+  async function start(step: NewStep): Promise<void> {
+    const versionId = await insertStep(db, step, RUNNING);
+    if (!versionId) throw conflict(CUSTOMIZE_MESSAGES.busy);
+    await deps.jobs.enqueue(deps.customizeJob, { siteId: step.siteId, versionId });
+  }
+
+  return {
+    pricing(): AiRewritePricingResponse {
+      return { amount: config.ai.rewritePriceCents, currency: 'usd' };
+    },
+
+    /** A new version of the live one with the customizations applied, published when done. */
+    async customize(
+      user: UserRow | null,
+      id: string,
+      customizations: Customizations,
+    ): Promise<CloneStatusResponse> {
+      const site = await customizableSite(user, id);
+      const instructions = customizations.instructions?.trim() ?? '';
+      const ops = customizations.ops ?? [];
+      if (!instructions && ops.length === 0) throw badRequest(CUSTOMIZE_MESSAGES.nothingToApply);
+      await limit(user!, 'customize');
+      await start({
+        siteId: site.id,
+        kind: 'customize',
+        baseVersionId: site.live_version_id!,
+        instructions: instructions || null,
+        idea: null,
+        ops,
+      });
+      return sites.status(user, site.id);
+    },
+
+    /**
+     * Idea mode: rewrite an owned completed clone (into a draft), or mirror the reference first and
+     * rewrite it as the next step. Free for paid plans; others need a paid rewrite for the clone.
+     */
+    async cloneWithAi(
+      user: UserRow,
+      body: {
+        sourceUrl: string;
+        aiInstructions?: string | undefined;
+        originalIdea: string;
+        cloneId?: string | undefined;
+        targetDomain?: string | undefined;
+        customizations?: Record<string, unknown> | undefined;
+        isDemo?: boolean | undefined;
+      },
+      ip: string,
+    ): Promise<CloneWithAiResponse> {
+      if (body.isDemo === true) throw forbidden(CUSTOMIZE_MESSAGES.demoRefused);
+      const ops = opsOf(body.customizations);
+      const instructions = body.aiInstructions?.trim() || null;
+      const paid = isPaidPlan(user.plan);
+      if (body.cloneId) {
+        const site = await customizableSite(user, body.cloneId);
+        if (!paid && !site.ai_rewrite_paid_at) throw paymentRequired();
+        await limit(user, 'rewrite');
+        await start({
+          siteId: site.id,
+          kind: 'rewrite',
+          baseVersionId: site.live_version_id!,
+          instructions,
+          idea: body.originalIdea,
+          ops,
+        });
+        return { id: site.id, previewUrl: sites.previewUrlOf(site.subdomain) };
+      }
+      // A clone made here has no payment yet: only paid plans can rewrite in one go.
+      if (!paid) throw paymentRequired();
+      await limit(user, 'rewrite');
+      const { customizations } = body;
+      const rest = customizations ? { ...customizations } : {};
+      delete rest.ops;
+      const record = await sites.createClone(
+        user,
+        {
+          sourceUrl: body.sourceUrl,
+          ...(body.targetDomain !== undefined ? { targetDomain: body.targetDomain } : {}),
+          ...(Object.keys(rest).length > 0 ? { customizations: rest } : {}),
+          isDemo: false,
+        },
+        ip,
+        { followUp: { kind: 'rewrite', instructions, idea: body.originalIdea, ops } },
+      );
+      return { id: record.id, previewUrl: record.previewUrl };
+    },
+
+    /** Throws away a draft nobody published; the live version and finished versions stay. */
+    async discardDraft(user: UserRow, id: string, versionId: string): Promise<void> {
+      const site = await sites.ownedSite(user, id);
+      const version = await findVersionRow(db, versionId);
+      if (!version || version.site_id !== site.id)
+        throw notFound(CUSTOMIZE_MESSAGES.versionNotFound);
+      if (version.id === site.live_version_id) throw conflict(CUSTOMIZE_MESSAGES.liveVersion);
+      if (version.draft !== 1) throw conflict(CUSTOMIZE_MESSAGES.notDraft);
+      await deleteDraft(db, site.id, version.id);
+    },
+  };
+}
+
+export type CustomizeService = ReturnType<typeof createCustomizeService>;

@@ -1,0 +1,147 @@
+import { SCREENSHOT_MESSAGES } from '@mirror/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../http/app-error.js';
+import { createBrowserLauncher } from '../../platform/browser/browser-launcher.js';
+import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import {
+  closeTo,
+  jpegSize,
+  pixelAt,
+  startInternalServer,
+  startScreenshotSite,
+} from '../../test/screenshot-fixtures.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createScreenshotsService, SCREENSHOT_RATE_LIMIT } from './screenshots.service.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/**
+ * The service as production builds it (private networks refused), except for the engine's test
+ * seam: `public.test` resolves to the fixture on 127.0.0.1, the one address exempt from the
+ * policy. Everything else on loopback (127.0.0.2) and the metadata address stay refused.
+ */
+async function setup(options: { timeoutMs?: number; rateLimitFactor?: string } = {}) {
+  const t: TestApp = await createTestApp(
+    options.rateLimitFactor ? { RATE_LIMIT_FACTOR: options.rateLimitFactor } : {},
+    { runJobs: false },
+  );
+  cleanups.push(() => t.close());
+  expect(t.config.mirror.allowPrivateNetworks).toBe(false);
+  const browser = createBrowserLauncher({ chromiumPath: t.config.mirror.chromiumPath });
+  cleanups.push(() => browser.close());
+  const service = createScreenshotsService({
+    db: t.app.database.db,
+    blobs: t.app.blobs,
+    browser,
+    limiter: createDbRateLimiter(t.app.database.db, t.config.rateLimitFactor),
+    config: t.config,
+    log: t.app.log,
+    net: {
+      resolve: async (host) => (host === 'public.test' ? ['127.0.0.1'] : ['10.9.9.9']),
+      allowAddresses: ['127.0.0.1'],
+    },
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  const user = await t.app.database.db
+    .insertInto('users')
+    .values({
+      id: crypto.randomUUID(),
+      name: 'Shot Taker',
+      email: `u${Math.random().toString(36).slice(2)}@example.com`,
+      password_hash: 'x',
+      role: 'user',
+      plan: 'free',
+      locale: null,
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { t, browser, service, user };
+}
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('screenshots service', () => {
+  it('never lets the page reach a refused address, whatever it tries', async () => {
+    const internal = await startInternalServer('127.0.0.2');
+    cleanups.push(() => internal.close());
+    const site = await startScreenshotSite(internal.url);
+    cleanups.push(() => site.close());
+    const { service, browser, user, t } = await setup();
+
+    const shot = await service.screenshot(user, `http://public.test:${site.port}/leaky`);
+    expect(site.hits.get('/leaky')).toBe(1);
+    // The redirect to the internal server was fetched, its target refused.
+    expect(site.hits.get('/to-internal')).toBe(1);
+    expect(internal.requests).toEqual([]);
+
+    const image = await t.app.inject({ method: 'GET', url: shot.path });
+    expect(jpegSize(image.rawPayload)).toEqual({ width: 640, height: 400 });
+    expect(closeTo(await pixelAt(browser, image.rawPayload, 620, 390), [30, 30, 220])).toBe(true);
+  });
+
+  it('refuses a host that resolves to a private address before launching', async () => {
+    const { service, browser, user } = await setup();
+    const error = await failure(service.screenshot(user, 'http://intranet.example.com/'));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe(SCREENSHOT_MESSAGES.refused);
+    expect(browser.stats().launches).toBe(0);
+  });
+
+  it('refuses a page that redirects to a private address', async () => {
+    const internal = await startInternalServer('127.0.0.2');
+    cleanups.push(() => internal.close());
+    const site = await startScreenshotSite(internal.url);
+    cleanups.push(() => site.close());
+    const { service, user } = await setup();
+    const error = await failure(
+      service.screenshot(user, `http://public.test:${site.port}/to-internal`),
+    );
+    expect(error.status).toBe(400);
+    expect(error.message).toBe(SCREENSHOT_MESSAGES.refused);
+    expect(internal.requests).toEqual([]);
+  });
+
+  it('gives up after its time limit with a 504', async () => {
+    const site = await startScreenshotSite();
+    cleanups.push(() => site.close());
+    const { service, user, browser } = await setup({ timeoutMs: 2_500 });
+    const started = Date.now();
+    const error = await failure(service.screenshot(user, `http://public.test:${site.port}/slow`));
+    expect(error.status).toBe(504);
+    expect(error.message).toBe(SCREENSHOT_MESSAGES.timedOut);
+    expect(Date.now() - started).toBeLessThan(6_000);
+    // The page was given back: the next capture gets one at once.
+    expect(browser.stats()).toMatchObject({ active: 0, waiting: 0 });
+    const ok = await service.screenshot(user, `http://public.test:${site.port}/`);
+    expect(ok.path).toMatch(/\.jpg$/);
+  });
+
+  it('limits captures per user, not cache hits', async () => {
+    const site = await startScreenshotSite();
+    cleanups.push(() => site.close());
+    const { service, user } = await setup({ rateLimitFactor: '0.1' });
+    const allowed = Math.round(SCREENSHOT_RATE_LIMIT.limit * 0.1);
+    for (let i = 0; i < allowed; i++) {
+      await service.screenshot(user, `http://public.test:${site.port}/?n=${i}`);
+    }
+    // Cached: free.
+    await service.screenshot(user, `http://public.test:${site.port}/?n=0`);
+    const error = await failure(
+      service.screenshot(user, `http://public.test:${site.port}/?n=${allowed}`),
+    );
+    expect(error.status).toBe(429);
+    expect(error.message).toBe(SCREENSHOT_MESSAGES.rateLimited);
+  });
+});

@@ -1,0 +1,153 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createMemoryBlobStore,
+  type BlobStore,
+  type Manifest,
+  type ManifestEntry,
+} from '@mirror/engine';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBrowserLauncher } from '../../platform/browser/browser-launcher.js';
+import { closeTo, jpegSize, pixelAt } from '../../test/screenshot-fixtures.js';
+import { createTestApp } from '../../test/test-app.js';
+import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import { createScreenshotsService } from './screenshots.service.js';
+import { captureVersionThumbnail, findEntry } from './version-thumbnail.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function entry(
+  blobs: BlobStore,
+  path: string,
+  contentType: string,
+  body: string,
+  extra: Partial<ManifestEntry> = {},
+): Promise<ManifestEntry> {
+  const { hash, size } = await blobs.put(
+    (async function* () {
+      yield Buffer.from(body);
+    })(),
+  );
+  return {
+    path,
+    url: `https://shop.example.com${path}`,
+    kind: contentType.startsWith('text/html') ? 'page' : 'asset',
+    status: 200,
+    contentType,
+    hash,
+    size,
+    headers: {},
+    ...extra,
+  };
+}
+
+/** A copy whose entry page is green only if its stylesheet is served from the copy. */
+async function greenCopy(blobs: BlobStore, outsideUrl: string): Promise<Manifest> {
+  const entries = [
+    await entry(
+      blobs,
+      '/home',
+      'text/html; charset=utf-8',
+      `<!doctype html><html><head><link rel="stylesheet" href="/_x/cdn.example.com/site.css">` +
+        `</head><body><h1>Copy</h1><img src="/missing.png"><img src="${outsideUrl}/pixel.png">` +
+        `<script>fetch(${JSON.stringify(`${outsideUrl}/beacon`)}).catch(() => {});</script></body></html>`,
+    ),
+    await entry(
+      blobs,
+      '/_x/cdn.example.com/site.css',
+      'text/css',
+      'html, body { background: rgb(20, 160, 60); margin: 0; }',
+    ),
+    await entry(blobs, '/', 'text/html', '', { status: 301, headers: { location: '/home' } }),
+  ];
+  return {
+    version: 1,
+    startUrl: 'https://shop.example.com/',
+    entryPath: '/home',
+    createdAt: new Date().toISOString(),
+    entries,
+    failures: [],
+    notes: [],
+    stats: {
+      pages: 1,
+      assets: 1,
+      bytes: 0,
+      requests: 3,
+      notModified: 0,
+      rendered: 0,
+      durationMs: 1,
+    },
+  };
+}
+
+/** Stands for the internet: the thumbnail must never reach it. */
+async function startOutside() {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '/');
+    res.writeHead(200).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+describe('captureVersionThumbnail', () => {
+  it('draws the copy from its blobs alone, without any network', async () => {
+    const outside = await startOutside();
+    const blobs = createMemoryBlobStore();
+    const manifest = await greenCopy(blobs, outside.url);
+    const browser = createBrowserLauncher({ chromiumPath: '/usr/bin/chromium' });
+    cleanups.push(() => browser.close());
+
+    const image = await captureVersionThumbnail(manifest, blobs, { browser });
+    expect(jpegSize(image)).toEqual({ width: 640, height: 400 });
+    expect(closeTo(await pixelAt(browser, image, 600, 380), [20, 160, 60])).toBe(true);
+    expect(outside.requests).toEqual([]);
+  });
+
+  it('is stored and served by the screenshots API', async () => {
+    const t = await createTestApp({}, { runJobs: false });
+    cleanups.push(() => t.close());
+    const manifest = await greenCopy(t.app.blobs, 'http://127.0.0.1:9');
+    const service = createScreenshotsService({
+      db: t.app.database.db,
+      blobs: t.app.blobs,
+      browser: t.app.browser,
+      limiter: createDbRateLimiter(t.app.database.db),
+      config: t.config,
+      log: t.app.log,
+    });
+    const stored = await service.versionThumbnail('version-1', manifest);
+    const res = await t.app.inject({ method: 'GET', url: stored.path });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(jpegSize(res.rawPayload)).toEqual({ width: 640, height: 400 });
+  });
+});
+
+describe('findEntry', () => {
+  it('finds paths as the sites host does: exact, without query, index and .html', () => {
+    const byPath = new Map(
+      ['/', '/a?x=1', '/docs/', '/about.html', '/blog/index.html'].map((path) => [
+        path,
+        { path } as ManifestEntry,
+      ]),
+    );
+    const found = (p: string) => findEntry(byPath, p)?.path;
+    expect(found('/a?x=1')).toBe('/a?x=1');
+    expect(found('/about?utm=1')).toBe('/about.html');
+    expect(found('/docs')).toBe('/docs/');
+    expect(found('/blog/')).toBe('/blog/index.html');
+    expect(found('/nothing')).toBeUndefined();
+  });
+});

@@ -1,0 +1,382 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
+import { act } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PlanId } from '@mirror/contract';
+import {
+  makeClone,
+  makeReference,
+  makeStatus,
+  makeUser,
+  makeVersion,
+  storeToken,
+} from '../../../test/fixtures';
+import { renderWithProviders } from '../../../test/render';
+import { startTestServer, type Routes, type TestServer } from '../../../test/test-server';
+import { toReferenceItem, type ReferenceItem } from '../utils/reference-item';
+import { IdeaResults } from './idea-results';
+import { PREVIEW_LOAD_TIMEOUT_MS } from './reference-thumbnail';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({});
+});
+afterAll(() => server.close());
+afterEach(() => {
+  vi.useRealTimers();
+  server.requests.length = 0;
+});
+
+const IDEA = 'A neighborhood bakery with online ordering';
+const bakery = makeReference();
+const loaf = makeReference({
+  title: 'Loaf Lab',
+  url: 'https://loaf.example/',
+  previewUrl: 'https://loaf.example/',
+  screenshot: '/api/screenshots/loaf.jpg',
+});
+
+/** The grid over the results list state, as idea mode keeps it. */
+function Harness({ initial }: { initial: ReferenceItem[] }) {
+  const [items, setItems] = useState(initial);
+  return (
+    <IdeaResults
+      idea={IDEA}
+      references={items}
+      onUpdate={(url, patch) =>
+        setItems((current) => current.map((i) => (i.url === url ? { ...i, ...patch } : i)))
+      }
+      onNewSearch={() => setItems([])}
+    />
+  );
+}
+
+function renderGrid(plan: PlanId, routes: Routes, initial = [bakery, loaf].map(toReferenceItem)) {
+  storeToken();
+  server.setRoutes({
+    'GET /auth/me': { body: { user: makeUser({ plan }) } },
+    'GET /domains/ai-rewrite-pricing': { body: { amount: 200, currency: 'usd' } },
+    ...routes,
+  });
+  renderWithProviders(<Harness initial={initial} />);
+}
+
+const card = (title: string) => within(screen.getByRole('article', { name: title }));
+const toasts = () => document.querySelector('.Toastify')?.textContent ?? '';
+const calls = (method: string, path: string) =>
+  server.requests.filter((r) => r.method === method && r.path === path);
+
+describe('reference grid', () => {
+  it('clones a selected reference under an overlay until Ready, then offers the AI Rewrite', async () => {
+    renderGrid('pro', {
+      'POST /domains/clone': { status: 201, body: makeClone({ id: 'ref-1' }) },
+      'GET /domains/clone/ref-1/status': { body: makeStatus('completed', { id: 'ref-1' }) },
+    });
+    fireEvent.click(card('Crumb & Co Bakery').getByRole('button', { name: 'Select Reference' }));
+    const overlay = await card('Crumb & Co Bakery').findByRole('status');
+    expect(overlay.textContent).toContain('cloning website');
+    expect(
+      (
+        card('Crumb & Co Bakery').getByRole('button', {
+          name: 'Select Reference',
+        }) as HTMLButtonElement
+      ).disabled,
+    ).toBe(true);
+    await waitFor(() =>
+      expect(calls('POST', '/domains/clone')[0]?.body).toEqual({
+        sourceUrl: 'https://crumb.example/',
+        isDemo: false,
+      }),
+    );
+    await card('Crumb & Co Bakery').findByText('Ready');
+    expect(card('Crumb & Co Bakery').queryByRole('status')).toBeNull();
+    expect(
+      card('Crumb & Co Bakery').queryByRole('button', { name: 'Select Reference' }),
+    ).toBeNull();
+    const rewrite = card('Crumb & Co Bakery').getByRole('button', { name: 'AI Rewrite' });
+    expect((rewrite as HTMLButtonElement).disabled).toBe(false);
+    expect(
+      card('Crumb & Co Bakery')
+        .getByRole('link', { name: 'Manage and deploy' })
+        .getAttribute('href'),
+    ).toBe('/dashboard/site/ref-1');
+    // Paid plans never ask the price.
+    expect(calls('GET', '/domains/ai-rewrite-pricing')).toEqual([]);
+    // The other reference is untouched and still selectable.
+    expect(card('Loaf Lab').getByRole('button', { name: 'Select Reference' })).toBeTruthy();
+  });
+
+  it('marks a reference whose clone call fails as Failed, for good', async () => {
+    renderGrid('free', {
+      'POST /domains/clone': {
+        status: 403,
+        body: { message: 'Your plan allows 1 mirror. Upgrade to add more.' },
+      },
+    });
+    fireEvent.click(card('Loaf Lab').getByRole('button', { name: 'Select Reference' }));
+    await card('Loaf Lab').findByText('Failed');
+    await waitFor(() =>
+      expect(toasts()).toContain(
+        'Reference clone failed: Your plan allows 1 mirror. Upgrade to add more.',
+      ),
+    );
+    const select = card('Loaf Lab').getByRole('button', { name: 'Select Reference' });
+    expect((select as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(select);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls('POST', '/domains/clone')).toHaveLength(1);
+  });
+
+  it('marks a reference whose mirror run fails as Failed with the run error', async () => {
+    renderGrid('pro', {
+      'POST /domains/clone': { status: 201, body: makeClone({ id: 'ref-2' }) },
+      'GET /domains/clone/ref-2/status': {
+        body: makeStatus('failed', { id: 'ref-2', error: 'The website did not answer.' }),
+      },
+    });
+    fireEvent.click(card('Crumb & Co Bakery').getByRole('button', { name: 'Select Reference' }));
+    await card('Crumb & Co Bakery').findByText('Failed');
+    await waitFor(() =>
+      expect(toasts()).toContain('Reference clone failed: The website did not answer.'),
+    );
+  });
+
+  it('shows free users the priced rewrite, disabled until they can pay', async () => {
+    renderGrid('free', {}, [
+      { ...toReferenceItem(bakery), cloneStatus: 'completed', cloneId: 'ref-1' },
+    ]);
+    await waitFor(() => expect(calls('GET', '/domains/ai-rewrite-pricing')).toHaveLength(1));
+    const button = await card('Crumb & Co Bakery').findByRole('button', {
+      name: '$2 AI Rewrite',
+    });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      card('Crumb & Co Bakery').getByText(
+        'Paying $2 for a rewrite is coming soon. Paid plans rewrite for free.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('takes the price from the pricing call', async () => {
+    renderGrid(
+      'free',
+      { 'GET /domains/ai-rewrite-pricing': { body: { amount: 350, currency: 'usd' } } },
+      [{ ...toReferenceItem(bakery), cloneStatus: 'completed', cloneId: 'ref-1' }],
+    );
+    await card('Crumb & Co Bakery').findByRole('button', { name: '$3.50 AI Rewrite' });
+  });
+});
+
+describe('reference thumbnails', () => {
+  it('falls back from a broken screenshot to the live preview', async () => {
+    renderGrid('pro', {});
+    const image = card('Loaf Lab').getByRole('img', { name: 'Screenshot of Loaf Lab' });
+    expect(image.getAttribute('src')).toBe('/api/screenshots/loaf.jpg');
+    fireEvent.error(image);
+    const frame = card('Loaf Lab').getByTitle('Preview of Loaf Lab');
+    expect(frame.getAttribute('src')).toBe('https://loaf.example/');
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
+  });
+
+  /** The live preview of the first card never loads (jsdom loads no frames). */
+  function renderWithDeadPreview(routes: Routes) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    renderGrid('pro', routes);
+    act(() => vi.advanceTimersByTime(PREVIEW_LOAD_TIMEOUT_MS - 1));
+    expect(card('Crumb & Co Bakery').getByTitle('Preview of Crumb & Co Bakery')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(1));
+    vi.useRealTimers();
+  }
+
+  it('keeps a live preview that loaded', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    renderGrid('pro', {});
+    fireEvent.load(card('Crumb & Co Bakery').getByTitle('Preview of Crumb & Co Bakery'));
+    act(() => vi.advanceTimersByTime(PREVIEW_LOAD_TIMEOUT_MS * 2));
+    expect(card('Crumb & Co Bakery').getByTitle('Preview of Crumb & Co Bakery')).toBeTruthy();
+    expect(
+      card('Crumb & Co Bakery').queryByRole('button', { name: 'Try to Get Screenshot' }),
+    ).toBeNull();
+  });
+
+  it("offers 'Try to Get Screenshot' when the preview fails, and shows the new screenshot", async () => {
+    renderWithDeadPreview({
+      'POST /domains/screenshot': {
+        body: { success: true, screenshot: '/api/screenshots/crumb.jpg' },
+      },
+    });
+    fireEvent.click(
+      card('Crumb & Co Bakery').getByRole('button', { name: 'Try to Get Screenshot' }),
+    );
+    const image = await card('Crumb & Co Bakery').findByRole('img', {
+      name: 'Screenshot of Crumb & Co Bakery',
+    });
+    expect(image.getAttribute('src')).toBe('/api/screenshots/crumb.jpg');
+    expect(calls('POST', '/domains/screenshot')[0]?.body).toEqual({
+      url: 'https://crumb.example/',
+    });
+  });
+
+  it('keeps the button and tells why when no screenshot could be made', async () => {
+    renderWithDeadPreview({
+      'POST /domains/screenshot': {
+        status: 504,
+        body: { message: 'Failed to generate screenshot: the website took too long to load.' },
+      },
+    });
+    fireEvent.click(
+      card('Crumb & Co Bakery').getByRole('button', { name: 'Try to Get Screenshot' }),
+    );
+    await waitFor(() =>
+      expect(toasts()).toContain('Failed to generate screenshot: the website took too long'),
+    );
+    expect(
+      (
+        card('Crumb & Co Bakery').getByRole('button', {
+          name: 'Try to Get Screenshot',
+        }) as HTMLButtonElement
+      ).disabled,
+    ).toBe(false);
+  });
+});
+
+describe('AI rewrite', () => {
+  const ready = () => [
+    { ...toReferenceItem(bakery), cloneStatus: 'completed' as const, cloneId: 'ref-1' },
+  ];
+  const draft = makeVersion({
+    id: 'v2',
+    number: 2,
+    isLive: false,
+    kind: 'rewrite',
+    draft: true,
+    changes: [
+      'Title set to "A neighborhood bakery with online ordering"',
+      'Main heading rewritten',
+    ],
+    unparsed: ['make it cosy'],
+    instructions: 'make it cosy',
+  });
+
+  function rewriteRoutes(extra: Routes = {}): Routes {
+    return {
+      'POST /domains/clone-with-ai': {
+        status: 202,
+        body: { id: 'ref-1', previewUrl: 'http://crumb.localhost:8181/' },
+      },
+      'GET /domains/clone/ref-1/status': {
+        body: makeStatus('completed', {
+          id: 'ref-1',
+          currentStatus: 'rewrite draft ready for review',
+        }),
+      },
+      'GET /domains/clone/ref-1/versions': {
+        body: [draft, makeVersion({ id: 'v1', number: 1, isLive: true })],
+      },
+      ...extra,
+    };
+  }
+
+  async function startRewrite() {
+    fireEvent.click(await card('Crumb & Co Bakery').findByRole('button', { name: 'AI Rewrite' }));
+    const panel = within(
+      await screen.findByRole('region', { name: 'AI rewrite of Crumb & Co Bakery' }),
+    );
+    expect(panel.getByText(IDEA)).toBeTruthy();
+    fireEvent.change(panel.getByLabelText('Extra instructions (optional)'), {
+      target: { value: ' make it cosy ' },
+    });
+    fireEvent.click(panel.getByRole('button', { name: 'Start AI rewrite' }));
+    return panel;
+  }
+
+  it('rewrites into a draft, shows its changes, and publishes it', async () => {
+    renderGrid(
+      'pro',
+      rewriteRoutes({
+        'POST /domains/clone/ref-1/versions/v2/publish': {
+          body: makeClone({ id: 'ref-1', status: 'completed', liveVersionId: 'v2' }),
+        },
+      }),
+      ready(),
+    );
+    const panel = await startRewrite();
+    await panel.findByText('Review the draft', {}, { timeout: 3_000 });
+    expect(calls('POST', '/domains/clone-with-ai')[0]?.body).toEqual({
+      sourceUrl: 'https://crumb.example/',
+      cloneId: 'ref-1',
+      originalIdea: IDEA,
+      aiInstructions: 'make it cosy',
+      rewriteWithAI: true,
+      customizations: {},
+    });
+    const changes = panel.getByRole('list', { name: 'What changed' });
+    expect(
+      within(changes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(draft.changes);
+    expect(panel.getByRole('note').textContent).toBe('I did not understand: make it cosy');
+    // Another rewrite waits while this draft is under review.
+    expect(
+      (card('Crumb & Co Bakery').getByRole('button', { name: 'AI Rewrite' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
+
+    fireEvent.click(panel.getByRole('button', { name: 'Publish' }));
+    await panel.findByText('Rewrite complete. Your new site is live.');
+    expect(calls('POST', '/domains/clone/ref-1/versions/v2/publish')).toHaveLength(1);
+    expect(panel.getByRole('link', { name: 'Open in new tab' }).getAttribute('href')).toBe(
+      'http://calm-river.localhost:8181/',
+    );
+    expect(panel.getByRole('link', { name: 'Manage and deploy' }).getAttribute('href')).toBe(
+      '/dashboard/site/ref-1',
+    );
+    await waitFor(() => expect(toasts()).toContain('Rewrite published.'));
+  });
+
+  it('discards the draft', async () => {
+    renderGrid(
+      'pro',
+      rewriteRoutes({ 'DELETE /domains/clone/ref-1/versions/v2': { status: 204 } }),
+      ready(),
+    );
+    const panel = await startRewrite();
+    fireEvent.click(await panel.findByRole('button', { name: 'Discard' }, { timeout: 3_000 }));
+    await panel.findByText('Draft discarded. Your site did not change.');
+    expect(calls('DELETE', '/domains/clone/ref-1/versions/v2')).toHaveLength(1);
+    fireEvent.click(panel.getByRole('button', { name: 'Rewrite again' }));
+    expect(panel.getByRole('button', { name: 'Start AI rewrite' })).toBeTruthy();
+  });
+
+  it('shows "AI rewrite failed: " with the payment-required message', async () => {
+    const message =
+      'Payment required for AI rewrite. Upgrade to Mirror Pro or pay the one-off $2 to rewrite this site.';
+    renderGrid(
+      'pro',
+      rewriteRoutes({ 'POST /domains/clone-with-ai': { status: 402, body: { message } } }),
+      ready(),
+    );
+    const panel = await startRewrite();
+    const alert = await panel.findByRole('alert');
+    expect(alert.textContent).toBe(`AI rewrite failed: ${message}`);
+    await waitFor(() => expect(toasts()).toContain(`AI rewrite failed: ${message}`));
+    expect(calls('GET', '/domains/clone/ref-1/status')).toEqual([]);
+  });
+
+  it('shows the run error when the rewrite run fails', async () => {
+    renderGrid(
+      'pro',
+      rewriteRoutes({
+        'GET /domains/clone/ref-1/status': {
+          body: makeStatus('failed', { id: 'ref-1', error: 'The model answered nonsense twice.' }),
+        },
+      }),
+      ready(),
+    );
+    const panel = await startRewrite();
+    const alert = await panel.findByRole('alert', {}, { timeout: 3_000 });
+    expect(alert.textContent).toBe('AI rewrite failed: The model answered nonsense twice.');
+  });
+});

@@ -1,0 +1,154 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { useClonePolling } from '../../../hooks/use-clone-polling';
+import { getErrorMessage } from '../../../lib/api-client';
+import { translateProgressText } from '../../../lib/clone-status';
+import { displayUrl } from '../../../lib/format';
+import { useI18n } from '../../../lib/i18n';
+import { notify } from '../../../lib/toast';
+import { cloneReference } from '../api/clone-reference';
+import { canSelectReference, type ReferenceItem } from '../utils/reference-item';
+import { ReferenceThumbnail } from './reference-thumbnail';
+
+interface ReferenceCardProps {
+  item: ReferenceItem;
+  /** Paid plans rewrite for free ('AI Rewrite'); others pay the price ('$2 AI Rewrite'). */
+  paid: boolean;
+  canPay: boolean;
+  /** The formatted one-off rewrite price, e.g. `$2`. */
+  price: string;
+  /** Another rewrite is running. */
+  rewriteDisabled: boolean;
+  onChange: (patch: Partial<ReferenceItem>) => void;
+  onRewrite: () => void;
+}
+
+/**
+ * One reference website (SPEC §2): thumbnail, title, description, Preview link and 'Select
+ * Reference', which mirrors it into the account under a cloning overlay until Ready or Failed.
+ */
+export function ReferenceCard({
+  item,
+  paid,
+  canPay,
+  price,
+  rewriteDisabled,
+  onChange,
+  onRewrite,
+}: ReferenceCardProps) {
+  const { t } = useI18n();
+  const titleId = useId();
+  const [starting, setStarting] = useState(false);
+
+  const failClone = (message: string) => {
+    onChange({ cloneStatus: 'failed' });
+    notify.error(t('ideas.cloneFailed', { error: message }));
+  };
+
+  const polling = useClonePolling({
+    onSettled: (status) => {
+      if (status.status === 'completed') onChange({ cloneStatus: 'completed' });
+      else failClone(status.error || t('ideas.cloneFallback'));
+    },
+    onError: failClone,
+  });
+
+  const handleSelect = async () => {
+    if (!canSelectReference(item) || starting) return;
+    setStarting(true);
+    onChange({ cloneStatus: 'cloning' });
+    try {
+      const record = await cloneReference(item.url);
+      onChange({ cloneId: record.id });
+      polling.start(record.id);
+    } catch (error) {
+      failClone(getErrorMessage(error, t('ideas.cloneFallback')));
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const cloning = item.cloneStatus === 'cloning';
+  const progressText = polling.status?.currentStatus
+    ? translateProgressText(t, polling.status.currentStatus)
+    : t('mirror.progress.cloning');
+  const mayRewrite = paid || canPay;
+
+  return (
+    <article
+      className="reference-card"
+      aria-labelledby={titleId}
+      aria-busy={cloning || undefined}
+      data-testid="reference-card"
+      data-clone-status={item.cloneStatus ?? 'none'}
+    >
+      <div className="reference-media">
+        <ReferenceThumbnail item={item} onScreenshot={(screenshot) => onChange({ screenshot })} />
+        {cloning && (
+          <div className="reference-overlay" role="status">
+            <Spinner />
+            <span>{progressText}</span>
+          </div>
+        )}
+        {item.cloneStatus === 'completed' && (
+          <span className="reference-badge reference-badge-ready">{t('ideas.card.ready')}</span>
+        )}
+        {item.cloneStatus === 'failed' && (
+          <span className="reference-badge reference-badge-failed">{t('ideas.card.failed')}</span>
+        )}
+      </div>
+      <div className="reference-body">
+        <h3 id={titleId} className="reference-title">
+          {item.title}
+        </h3>
+        <p className="reference-host" dir="ltr">
+          {displayUrl(item.url)}
+        </p>
+        {item.description && <p className="reference-description">{item.description}</p>}
+        <div className="reference-actions">
+          <a
+            className="button button-ghost"
+            href={item.previewUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            {t('ideas.card.preview')}
+          </a>
+          {item.cloneStatus !== 'completed' && (
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={!canSelectReference(item) || starting}
+              onClick={() => void handleSelect()}
+            >
+              {t('ideas.card.select')}
+            </button>
+          )}
+          {item.cloneStatus === 'completed' && (
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={!mayRewrite || rewriteDisabled}
+              aria-describedby={mayRewrite ? undefined : `${titleId}-pay`}
+              onClick={onRewrite}
+            >
+              {paid ? t('ideas.card.rewrite') : t('ideas.card.paidRewrite', { price })}
+            </button>
+          )}
+        </div>
+        {item.cloneStatus === 'completed' && !mayRewrite && (
+          <p id={`${titleId}-pay`} className="reference-note">
+            {t('ideas.card.paymentSoon', { price })}
+          </p>
+        )}
+        {item.cloneStatus === 'completed' && item.cloneId && (
+          <Link className="reference-manage" to={paths.site.getHref(item.cloneId)}>
+            {t('hero.panel.manage')}
+          </Link>
+        )}
+      </div>
+    </article>
+  );
+}

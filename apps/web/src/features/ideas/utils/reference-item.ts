@@ -1,0 +1,30 @@
+import type { ReferenceWebsite } from '@mirror/contract';
+
+/** SPEC §3 reference cloneStatus after null: cloning, then completed or failed. */
+export type ReferenceCloneStatus = 'cloning' | 'completed' | 'failed';
+
+/** A search result with the state of its mirror in the user's account (SPEC §3). */
+export interface ReferenceItem extends ReferenceWebsite {
+  cloneStatus: ReferenceCloneStatus | null;
+  cloneId: string | null;
+}
+
+export function toReferenceItem(reference: ReferenceWebsite): ReferenceItem {
+  return { ...reference, cloneStatus: null, cloneId: null };
+}
+
+/** A reference that already has a cloneStatus cannot be selected again (SPEC §4). */
+export function canSelectReference(item: Pick<ReferenceItem, 'cloneStatus'>): boolean {
+  return item.cloneStatus === null;
+}
+
+/** 200 cents in usd → `$2`; whole amounts without decimals, as the SPEC writes the price. */
+export function formatPrice(locale: string, cents: number, currency: string): string {
+  const amount = cents / 100;
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(amount);
+}

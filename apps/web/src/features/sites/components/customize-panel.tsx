@@ -1,0 +1,202 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { CloneRecord, CloneStatusResponse } from '@mirror/contract';
+import { CloneProgress } from '../../../components/mirror/clone-progress';
+import { VersionChanges } from '../../../components/mirror/version-changes';
+import { Panel } from '../../../components/ui/panel';
+import { Spinner } from '../../../components/ui/spinner';
+import { getErrorMessage } from '../../../lib/api-client';
+import { isRunningStatus, isSettledStatus } from '../../../lib/clone-status';
+import { formatDateTime } from '../../../lib/format';
+import { useI18n } from '../../../lib/i18n';
+import type { SiteVersionDetail } from '../../../lib/site-versions';
+import { notify } from '../../../lib/toast';
+import { customizeSite, publishVersion } from '../api/site-api';
+
+interface CustomizePanelProps {
+  site: CloneRecord;
+  versions: SiteVersionDetail[] | null;
+  /** A customization run started: the page watches it like any run. */
+  onStarted: (status: CloneStatusResponse) => void;
+  /** A rollback made another version live. */
+  onPublished: (record: CloneRecord) => void;
+}
+
+const isPlan = (version: SiteVersionDetail) =>
+  version.kind === 'customize' || version.kind === 'rewrite';
+
+/**
+ * AI customization of the live site (issue 6): instructions become a plan applied as a new,
+ * published version. Shows the run, what the plan changed and did not understand, and the history
+ * of applied plans with a rollback to the version before each live one.
+ */
+export function CustomizePanel({ site, versions, onStarted, onPublished }: CustomizePanelProps) {
+  const { t, locale } = useI18n();
+  const fieldId = useId();
+  const [instructions, setInstructions] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [rollingBack, setRollingBack] = useState<string | null>(null);
+  /** The newest version number when the last customization started; its result comes after. */
+  const [awaitingAfter, setAwaitingAfter] = useState<number | null>(null);
+
+  const running = isRunningStatus(site.status);
+  const hasLive = site.liveVersionId !== null;
+  const error = touched && instructions.trim() === '' ? t('site.customize.required') : null;
+  const newest = versions?.reduce((max, version) => Math.max(max, version.number), 0) ?? 0;
+  const result =
+    awaitingAfter === null
+      ? undefined
+      : versions?.find(
+          (version) => version.number > awaitingAfter && isSettledStatus(version.status),
+        );
+  const history = versions?.filter(isPlan) ?? [];
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setTouched(true);
+    const text = instructions.trim();
+    if (text === '' || submitting || running) return;
+    setSubmitting(true);
+    try {
+      const status = await customizeSite(site.id, { instructions: text });
+      setAwaitingAfter(newest);
+      onStarted(status);
+      setInstructions('');
+      setTouched(false);
+    } catch (failure) {
+      notify.error(getErrorMessage(failure, t('site.customize.failed')));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  /** Makes the completed, non-draft version before `version` live again. */
+  const handleRollback = async (version: SiteVersionDetail) => {
+    const previous = versions?.find(
+      (other) => other.number < version.number && other.status === 'completed' && !other.draft,
+    );
+    if (!previous) return;
+    setRollingBack(version.id);
+    try {
+      onPublished(await publishVersion(site.id, previous.id));
+      notify.success(t('site.versions.published', { number: previous.number }));
+    } catch (failure) {
+      notify.error(getErrorMessage(failure, t('site.versions.publishFailed')));
+    } finally {
+      setRollingBack(null);
+    }
+  };
+
+  return (
+    <Panel title={t('site.customize.title')} description={t('site.customize.description')}>
+      <form className="customize-form" noValidate onSubmit={(event) => void handleSubmit(event)}>
+        <label className="field-label" htmlFor={fieldId}>
+          {t('site.customize.label')}
+        </label>
+        <textarea
+          id={fieldId}
+          name="instructions"
+          className="input textarea"
+          rows={4}
+          placeholder={t('site.customize.placeholder')}
+          value={instructions}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${fieldId}-error` : `${fieldId}-hint`}
+          onChange={(event) => setInstructions(event.target.value)}
+          onBlur={() => setTouched(true)}
+        />
+        {error ? (
+          <p id={`${fieldId}-error`} className="field-error">
+            {error}
+          </p>
+        ) : (
+          <p id={`${fieldId}-hint`} className="field-hint">
+            {hasLive ? t('site.customize.hint') : t('site.customize.needsLive')}
+          </p>
+        )}
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={submitting || running || !hasLive}
+          aria-busy={submitting || undefined}
+        >
+          {submitting && <Spinner />}
+          {t('site.customize.apply')}
+        </button>
+      </form>
+
+      {awaitingAfter !== null && running && (
+        <div className="customize-result" role="status">
+          <CloneProgress
+            status={site.status}
+            currentStatus={site.currentStatus}
+            progress={site.progress}
+            estimatedTime={site.estimatedTime}
+          />
+        </div>
+      )}
+
+      {result && !running && (
+        <div className="customize-result" data-testid="customize-result">
+          <h3 className="customize-subtitle">{t('site.customize.resultTitle')}</h3>
+          {result.status === 'failed' ? (
+            <p className="alert alert-error" role="alert">
+              {result.error || t('site.customize.failed')}
+            </p>
+          ) : (
+            <VersionChanges changes={result.changes} unparsed={result.unparsed} />
+          )}
+        </div>
+      )}
+
+      <h3 className="customize-subtitle">{t('site.customize.historyTitle')}</h3>
+      {history.length === 0 ? (
+        <p className="site-muted">{t('site.customize.historyEmpty')}</p>
+      ) : (
+        <ol className="customize-history">
+          {history.map((version) => {
+            const isLive = version.isLive || version.id === site.liveVersionId;
+            const label = t('site.versions.version', { number: version.number });
+            return (
+              <li key={version.id} className="customize-entry" data-testid="plan-row">
+                <div className="version-title">
+                  <strong>{label}</strong>
+                  <span className="kind-badge">{t(`site.versions.kinds.${version.kind}`)}</span>
+                  {version.draft && <span className="draft-badge">{t('site.versions.draft')}</span>}
+                  {isLive && <span className="live-badge">{t('site.versions.live')}</span>}
+                </div>
+                <p className="version-meta">
+                  <time dateTime={version.createdAt}>
+                    {formatDateTime(locale, version.createdAt)}
+                  </time>
+                </p>
+                {version.instructions && (
+                  <p className="customize-instructions">
+                    {t('site.customize.instructionsWere', { text: version.instructions })}
+                  </p>
+                )}
+                {version.status === 'failed' ? (
+                  version.error && <p className="version-error">{version.error}</p>
+                ) : (
+                  <VersionChanges changes={version.changes} unparsed={version.unparsed} />
+                )}
+                {isLive && (
+                  <button
+                    type="button"
+                    className="button button-outline"
+                    disabled={rollingBack !== null || running}
+                    aria-label={t('site.customize.rollbackLabel', { number: version.number })}
+                    onClick={() => void handleRollback(version)}
+                  >
+                    {rollingBack === version.id && <Spinner />}
+                    {t('site.customize.rollback')}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { SITE_MESSAGES } from './site-rules.js';
+
+/** Thumbnails of websites (SPEC §2 reference grid 'Try to Get Screenshot', §7 `POST /domains/screenshot`). */
+export const SCREENSHOT_MESSAGES = {
+  urlInvalid: SITE_MESSAGES.urlInvalid,
+  refused:
+    'This address points to a private or local network and cannot be captured. Please use a public website.',
+  notFound: 'This website could not be found. Please check the address.',
+  /** SPEC §8 domain store default: the answer to every capture that did not produce an image. */
+  failed: 'Failed to generate screenshot',
+  timedOut: 'Failed to generate screenshot: the website took too long to load.',
+  unavailable: 'Screenshots are unavailable right now. Please try again later.',
+  rateLimited: 'Too many screenshot requests. Please wait a few minutes and try again.',
+  notFoundFile: 'Screenshot not found.',
+} as const;
+
+/** Same bound as a clone's source URL. */
+export const SCREENSHOT_URL_MAX_LENGTH = 2000;
+
+/** The file name of a stored screenshot: its sha256 and the image type. */
+export const SCREENSHOT_FILE_PATTERN = /^([a-f0-9]{64})\.jpg$/;
+
+export const ScreenshotBody = z.object({
+  url: z
+    .string({ error: SCREENSHOT_MESSAGES.urlInvalid })
+    .trim()
+    .min(1, { error: SCREENSHOT_MESSAGES.urlInvalid })
+    .max(SCREENSHOT_URL_MAX_LENGTH, { error: SCREENSHOT_MESSAGES.urlInvalid }),
+});
+export type ScreenshotBody = z.input<typeof ScreenshotBody>;
+
+/**
+ * `screenshot` is a path on the API (`/api/screenshots/{sha256}.jpg`), a JPEG about 640 px wide of
+ * the page's first 1280×800 screen. A capture that fails is an error answer (`{ message }`, 502 or
+ * 504), never `success: false`, so the client has one failure path.
+ */
+export const ScreenshotResponse = z.object({
+  success: z.literal(true),
+  screenshot: z.string(),
+});
+export type ScreenshotResponse = z.infer<typeof ScreenshotResponse>;
+
+export const ScreenshotFileParams = z.object({ file: z.string().max(80) });
+export type ScreenshotFileParams = z.infer<typeof ScreenshotFileParams>;

@@ -81,6 +81,10 @@ test.describe('creating a site from an idea', () => {
     );
     const changes = draft.getByRole('list', { name: en('mirror.changes.title') });
     await expect(changes.getByRole('listitem').first()).toBeVisible();
+    // The draft itself is shown from its own preview host before anyone publishes it.
+    await expect(
+      draft.frameLocator('iframe').getByRole('link', { name: 'Order bread online' }),
+    ).toBeVisible();
     const status = await request.get(`/api/domains/clone/${siteId}/status`, {
       headers: { Authorization: `Bearer ${token}` },
     });

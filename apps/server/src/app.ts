@@ -26,6 +26,7 @@ import {
   createScreenshotsService,
   type ScreenshotsService,
 } from './modules/screenshots/screenshots.service.js';
+import { createThumbnailVersionJob } from './modules/screenshots/thumbnail-version.job.js';
 import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
 import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
 import {
@@ -123,12 +124,39 @@ export async function buildApp(
   const sitesHost = createSitesHost({ db: database.db, blobs, config, log: app.log });
   sitesFront.attach(sitesHost, app.log);
   const onPublished = (siteId: string) => sitesHost.invalidate(siteId);
+  // One Chromium per process, launched on first use (screenshots, thumbnails of versions).
+  const browser = createBrowserLauncher({ chromiumPath: config.mirror.chromiumPath, log: app.log });
+  app.addHook('onClose', () => browser.close());
+  app.decorate('browser', browser);
+  const screenshotsService = createScreenshotsService({
+    db: database.db,
+    blobs,
+    browser,
+    limiter,
+    config,
+    log: app.log,
+  });
+  app.decorate('screenshotsService', screenshotsService);
+  const thumbnailJob = createThumbnailVersionJob({
+    db: database.db,
+    blobs,
+    screenshots: screenshotsService,
+  });
+  jobs.register(thumbnailJob);
+  const onVersionReady = async (siteId: string, versionId: string) => {
+    if (!config.mirror.versionThumbnails) return;
+    // The version is served already; a missing thumbnail only leaves a card without a picture.
+    await jobs
+      .enqueue(thumbnailJob, { versionId })
+      .catch((err: unknown) => app.log.warn({ err, siteId, versionId }, 'thumbnail not queued'));
+  };
   const customizeJob = createCustomizeSiteJob({
     db: database.db,
     blobs,
     config,
     providers: createAiProviders(config),
     onPublished,
+    onVersionReady,
   });
   jobs.register(customizeJob);
   const mirrorJob = createMirrorSiteJob({
@@ -136,6 +164,7 @@ export async function buildApp(
     blobs,
     config,
     onPublished,
+    onVersionReady,
     startFollowUp: async (siteId, versionId) => {
       await jobs.enqueue(customizeJob, { siteId, versionId });
     },
@@ -151,14 +180,6 @@ export async function buildApp(
     onPublished,
   });
   app.decorate('blobs', blobs);
-  // One Chromium per process, launched on first use (screenshots, thumbnails of versions).
-  const browser = createBrowserLauncher({ chromiumPath: config.mirror.chromiumPath, log: app.log });
-  app.addHook('onClose', () => browser.close());
-  app.decorate('browser', browser);
-  app.decorate(
-    'screenshotsService',
-    createScreenshotsService({ db: database.db, blobs, browser, limiter, config, log: app.log }),
-  );
   app.decorate('jobs', jobs);
   app.decorate('sitesService', sitesService);
   app.decorate(
@@ -170,6 +191,7 @@ export async function buildApp(
       sites: sitesService,
       limiter,
       config,
+      onPublished,
     }),
   );
   if (deps.runJobs !== false) {

@@ -5,8 +5,8 @@ import {
   EditOp,
   EditPlan,
   isSafeHtmlSnippet,
-  isSafeUrl,
 } from './edit-plan.js';
+import { isSafeUrl } from './url-safety.js';
 
 const HASH = 'ab'.repeat(32);
 

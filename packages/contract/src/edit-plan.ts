@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSafeUrl, URL_ATTRIBUTES } from './url-safety.js';
 
 /**
  * The edit plan: what AI customization does to a mirrored site, as typed operations on its pages
@@ -66,29 +67,6 @@ const VARIABLE_PATTERN = /^--[A-Za-z0-9_-]{1,100}$/;
 const ATTRIBUTE_PATTERN = /^[A-Za-z_:][-A-Za-z0-9_:.]{0,99}$/;
 const PAGE_PATTERN = /^\/[^\s]*$/;
 const SHA256_PATTERN = /^[0-9a-f]{64}$/;
-/** Attributes whose value is a URL: they get the same check as links and images. */
-export const URL_ATTRIBUTES: readonly string[] = [
-  'href',
-  'src',
-  'action',
-  'formaction',
-  'poster',
-  'data',
-  'cite',
-  'background',
-  'xlink:href',
-];
-
-/** True for addresses a customization may write: no script-running or document-carrying schemes. */
-export function isSafeUrl(value: string): boolean {
-  // Browsers ignore ASCII whitespace and control characters inside a scheme.
-  // eslint-disable-next-line no-control-regex
-  const squeezed = value.replace(/[\u0000-\u0020]/g, '').toLowerCase();
-  if (/^(?:javascript|vbscript):/.test(squeezed)) return false;
-  if (squeezed.startsWith('data:')) return squeezed.startsWith('data:image/');
-  return true;
-}
-
 /** Finds what makes an HTML snippet unsafe to insert (the engine also sanitizes it). */
 export function isSafeHtmlSnippet(html: string): boolean {
   if (/<\s*\/?\s*(?:script|iframe|object|embed|base|frame|frameset)\b/i.test(html)) return false;

@@ -84,6 +84,24 @@ export const RESERVED_SUBDOMAINS: readonly string[] = [
 
 export const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/**
+ * The sites-host label of a version's preview: `v-` and the version id's 32 hex digits. Such
+ * labels are never given out as subdomains.
+ */
+export const VERSION_PREVIEW_LABEL = /^v-([0-9a-f]{32})$/;
+
+/** The preview label of a version id (a UUID). */
+export function versionPreviewLabel(versionId: string): string {
+  return `v-${versionId.replaceAll('-', '').toLowerCase()}`;
+}
+
+/** The version id (a UUID) behind a preview label, or null when the label is not one. */
+export function versionIdOfPreviewLabel(label: string): string | null {
+  const hex = VERSION_PREVIEW_LABEL.exec(label)?.[1];
+  if (!hex) return null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** Engine limits per plan (SPEC §9 leaves them open): pages, bytes, time per run. */
 export interface MirrorLimits {
   maxPages: number;

@@ -33,6 +33,8 @@ export const CloneRecord = z.object({
   error: z.string().nullable(),
   syncSchedule: z.enum(SYNC_SCHEDULES),
   liveVersionId: z.string().nullable(),
+  /** A thumbnail of the live version (site cards), once one has been made. */
+  thumbnailUrl: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -73,6 +75,13 @@ export const SiteVersion = z.object({
   /** Parts of the instructions that were not understood or could not be used. */
   unparsed: z.array(z.string()),
   instructions: z.string().nullable(),
+  /**
+   * Where a completed version that is not live can be looked at before it is published (a draft,
+   * or an older version before a rollback); null for the live version and unfinished runs.
+   */
+  previewUrl: z.string().nullable(),
+  /** A thumbnail of the version's entry page, once one has been made. */
+  thumbnailUrl: z.string().nullable(),
 });
 export type SiteVersion = z.infer<typeof SiteVersion>;
 

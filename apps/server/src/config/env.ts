@@ -50,6 +50,7 @@ const EnvSchema = z
     MIRROR_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     MIRROR_RENDER: z.enum(['auto', 'always', 'never']).default('auto'),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    VERSION_THUMBNAILS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
     SEARCH_API_KEY: z.string().min(1).optional(),
@@ -62,9 +63,48 @@ const EnvSchema = z
     AI_MODEL_PREMIUM: z.string().min(1).max(200).optional(),
     AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
     AI_REWRITE_PRICE_CENTS: z.coerce.number().int().min(0).max(1_000_000).default(200),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    STRIPE_PRICE_PRO: z
+      .string()
+      .regex(/^price_\w+$/, 'must be a Stripe price id')
+      .optional(),
+    STRIPE_PRICE_AGENCY: z
+      .string()
+      .regex(/^price_\w+$/, 'must be a Stripe price id')
+      .optional(),
+    /** TEST-ONLY: where the Stripe SDK sends requests (a local server speaking Stripe's API). */
+    STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   })
   .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }))
   .superRefine((env, ctx) => {
+    const stripe = [
+      'STRIPE_SECRET_KEY',
+      'STRIPE_PUBLISHABLE_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'STRIPE_PRICE_PRO',
+      'STRIPE_PRICE_AGENCY',
+    ] as const;
+    const missing = stripe.filter((name) => !env[name]);
+    if (env.STRIPE_SECRET_KEY && missing.length > 0) {
+      for (const name of missing) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'is needed when STRIPE_SECRET_KEY is set',
+        });
+      }
+    }
     const appHost = new URL(env.APP_URL).hostname;
     const sites = env.SITES_DOMAIN.toLowerCase();
     if (appHost !== sites && appHost.endsWith(`.${sites}`)) {
@@ -102,6 +142,8 @@ export interface Config {
     render: 'auto' | 'always' | 'never';
     chromiumPath: string;
     blobsDir: string;
+    /** Makes a thumbnail of every completed version with Chromium (site cards). */
+    versionThumbnails: boolean;
   };
   /** A running job renews its lease; when its process dies the job runs again after the lease. */
   jobs: { concurrency: number; leaseMs: number };
@@ -119,6 +161,22 @@ export interface Config {
     timeoutMs: number;
     /** One-off AI rewrite for users without a paid plan, in cents (usd). */
     rewritePriceCents: number;
+  };
+  /**
+   * Card payments: Stripe when `stripe` is set (every STRIPE_* variable), else the local test
+   * mode, which needs no keys.
+   */
+  payments: {
+    stripe:
+      | {
+          secretKey: string;
+          publishableKey: string;
+          webhookSecret: string;
+          prices: { pro: string; agency: string };
+          /** TEST-ONLY: a local server speaking Stripe's API. */
+          apiUrl: string | undefined;
+        }
+      | undefined;
   };
 }
 
@@ -173,6 +231,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       render: env.MIRROR_RENDER,
       chromiumPath: env.CHROMIUM_PATH,
       blobsDir: path.join(dataDir, 'blobs'),
+      versionThumbnails: env.VERSION_THUMBNAILS,
     },
     jobs: { concurrency: env.JOB_CONCURRENCY, leaseMs: env.JOB_LEASE_MS },
     search: { apiKey: env.SEARCH_API_KEY, apiUrl: env.SEARCH_API_URL },
@@ -183,6 +242,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       premiumModel: env.AI_MODEL_PREMIUM,
       timeoutMs: env.AI_TIMEOUT_MS,
       rewritePriceCents: env.AI_REWRITE_PRICE_CENTS,
+    },
+    payments: {
+      stripe: env.STRIPE_SECRET_KEY
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+            prices: { pro: env.STRIPE_PRICE_PRO!, agency: env.STRIPE_PRICE_AGENCY! },
+            apiUrl: env.STRIPE_API_URL,
+          }
+        : undefined,
     },
   };
 }

@@ -29,6 +29,7 @@ import {
 
 const HOST = 'demo.sites.test';
 const BARE_HOST = 'bare.sites.test';
+const PREVIEW_HOST = 'v-0123456789abcdef0123456789abcdef.sites.test';
 
 const bigHtml = `<!doctype html><html><head><title>Home</title></head><body>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>'.repeat(200)}</body></html>`;
 const css = `body{color:#123456}\n${'.rule{margin:0 auto;padding:1px 2px}\n'.repeat(100)}`;
@@ -151,6 +152,7 @@ async function setup(
   const sites: Record<string, SiteSource> = {
     [HOST]: { siteId: 's1', versionId: 'v1' },
     [BARE_HOST]: { siteId: 's2', versionId: 'v2' },
+    [PREVIEW_HOST]: { siteId: 's1', versionId: 'v1', preview: true },
   };
   const deps = {
     blobs: store,
@@ -503,6 +505,14 @@ describe('site server: caches and analytics', () => {
     deps.recordVisit.mockClear();
     await get(app, '/old');
     await get(app, '/nope');
+    expect(deps.recordVisit).not.toHaveBeenCalled();
+  });
+
+  it('does not count what is looked at on a preview host', async () => {
+    const { app, deps } = await setup();
+    const res = await get(app, '/about', { host: PREVIEW_HOST });
+    expect(res.body).toBe('<h1>About</h1>');
+    await get(app, '/style.css', { host: PREVIEW_HOST });
     expect(deps.recordVisit).not.toHaveBeenCalled();
   });
 

@@ -40,6 +40,8 @@ export { noSiteHerePage } from './site-http.js';
 export interface SiteSource {
   siteId: string;
   versionId: string;
+  /** A version looked at on its preview host: not the site's audience, so visits are not counted. */
+  preview?: boolean;
 }
 
 export interface SiteServerDeps {
@@ -515,7 +517,9 @@ export function createSiteServer(
     resource: Resource,
   ): void {
     const record = deps.recordVisit;
-    if (record === undefined || req.method !== 'GET' || resource.status !== 200) return;
+    if (record === undefined || site.preview || req.method !== 'GET' || resource.status !== 200) {
+      return;
+    }
     try {
       const result: unknown = resource.isHtml
         ? record(

@@ -1,3 +1,4 @@
+import { versionIdOfPreviewLabel } from '@mirror/contract';
 import type { BlobStore } from '@mirror/engine';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -100,6 +101,19 @@ export function createSitesHost(deps: {
       async resolveHost(hostname) {
         const label = siteLabelOf(hostname, config.sitesDomain);
         if (!label) return null;
+        const previewOf = versionIdOfPreviewLabel(label);
+        if (previewOf) {
+          // Any completed version, by its unguessable id: drafts before review, rollbacks before
+          // they are made.
+          const version = await db
+            .selectFrom('site_versions')
+            .select(['site_id', 'status'])
+            .where('id', '=', previewOf)
+            .executeTakeFirst();
+          return version?.status === 'completed'
+            ? { siteId: version.site_id, versionId: previewOf, preview: true }
+            : null;
+        }
         const site = await db
           .selectFrom('sites')
           .select(['id', 'live_version_id'])

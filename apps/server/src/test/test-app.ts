@@ -30,6 +30,8 @@ export function createTestConfig(overrides: Record<string, string> = {}): Config
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    // Chromium runs for thumbnails only in the tests that ask for them.
+    VERSION_THUMBNAILS: 'false',
     ...(databaseUrl
       ? {
           DATABASE_URL: databaseUrl,

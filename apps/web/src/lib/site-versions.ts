@@ -4,10 +4,10 @@ import { api } from './api-client';
 // Version calls shared by the site page and the idea flow's draft review (docs/sites-api.md).
 
 /**
- * A version with the plan that made it (`kind`, `draft`, `changes`, `unparsed`, `instructions`).
- * A draft may also carry the address where it can be previewed before it is published.
+ * A version with the plan that made it (`kind`, `draft`, `changes`, `unparsed`, `instructions`)
+ * and, when it is completed but not live, the address where it can be looked at (`previewUrl`).
  */
-export type SiteVersionDetail = SiteVersion & { previewUrl?: string | null };
+export type SiteVersionDetail = SiteVersion;
 
 const versionsPath = (id: string) => `/domains/clone/${encodeURIComponent(id)}/versions`;
 

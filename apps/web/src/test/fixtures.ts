@@ -45,6 +45,7 @@ export function makeClone(overrides: Partial<CloneRecord> = {}): CloneRecord {
     error: null,
     syncSchedule: 'off',
     liveVersionId: null,
+    thumbnailUrl: null,
     createdAt: '2025-01-10T10:00:00.000Z',
     updatedAt: '2025-01-10T10:00:00.000Z',
     ...overrides,
@@ -91,6 +92,8 @@ export function makeVersion(overrides: Partial<SiteVersion> = {}): SiteVersion {
     changes: [],
     unparsed: [],
     instructions: null,
+    previewUrl: null,
+    thumbnailUrl: null,
     ...overrides,
   };
 }

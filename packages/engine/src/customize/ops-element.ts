@@ -1,3 +1,4 @@
+import { isSafeUrl, URL_ATTRIBUTES } from '@mirror/contract/url-safety';
 import { OpError, outermost } from './context.js';
 import type { DocState, Outcome, PlanContext } from './context.js';
 import {
@@ -12,7 +13,7 @@ import {
 } from './html.js';
 import type { Element, HtmlDoc } from './html.js';
 import { findLogos, srcMatches, uploadPath } from './images.js';
-import { isSafeUrl, sanitizeSnippet } from './sanitize.js';
+import { sanitizeSnippet } from './sanitize.js';
 import { selectAll } from './selector.js';
 import type { Edit } from './splice.js';
 import type {
@@ -23,7 +24,6 @@ import type {
   SetAttributeOp,
 } from './types.js';
 
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'poster', 'data', 'cite']);
 /** Attributes that would put another picture in place of a replaced `src`. */
 const IMAGE_ALTERNATIVES = [
   'srcset',
@@ -47,7 +47,7 @@ export function applySetAttribute(op: SetAttributeOp, ctx: PlanContext, out: Out
   if (lower.startsWith('on') || lower === 'srcdoc') {
     throw new OpError(`The attribute '${op.name}' cannot be set.`);
   }
-  if (URL_ATTRIBUTES.has(lower) && !isSafeUrl(op.value)) {
+  if (URL_ATTRIBUTES.includes(lower) && !isSafeUrl(op.value)) {
     throw new OpError(`'${op.value}' is not an address a page may link to.`);
   }
   for (const doc of ctx.scope(op.pages)) {

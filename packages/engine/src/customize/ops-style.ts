@@ -1,3 +1,4 @@
+import { isSafeUrl } from '@mirror/contract/url-safety';
 import { colorKey, formatReplacement, parseColor } from './colors.js';
 import type { Rgba } from './colors.js';
 import { OpError } from './context.js';
@@ -28,7 +29,6 @@ import {
   MONO_FONT,
   VARIABLE_ROLES,
 } from './palette.js';
-import { isSafeUrl } from './sanitize.js';
 import { parseSelector } from './selector.js';
 import { shiftEdits, spliceEdits } from './splice.js';
 import type { Edit } from './splice.js';

@@ -1,3 +1,4 @@
+import { isSafeUrl, URL_ATTRIBUTES as PLAN_URL_ATTRIBUTES } from '@mirror/contract/url-safety';
 import { parseFragment, serialize } from 'parse5';
 import { isElement } from './html.js';
 import type { Node, ParentNode } from './html.js';
@@ -16,27 +17,8 @@ const DROPPED = new Set([
   'noscript',
   'template',
 ]);
-const URL_ATTRIBUTES = new Set([
-  'href',
-  'src',
-  'action',
-  'formaction',
-  'poster',
-  'data',
-  'cite',
-  'background',
-  'xlink:href',
-  'srcset',
-]);
-
-/** No script-running or document-carrying schemes (the contract checks plans the same way). */
-export function isSafeUrl(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  const squeezed = value.replace(/[\u0000-\u0020]/g, '').toLowerCase();
-  if (/^(?:javascript|vbscript):/.test(squeezed)) return false;
-  if (squeezed.startsWith('data:')) return squeezed.startsWith('data:image/');
-  return true;
-}
+/** URL attributes of an inserted snippet: the plan's list plus `srcset`. */
+const URL_ATTRIBUTES = new Set([...PLAN_URL_ATTRIBUTES, 'srcset']);
 
 function clean(parent: ParentNode): void {
   parent.childNodes = parent.childNodes.filter((node: Node) => {

@@ -5,18 +5,13 @@ import { readBlob } from '@mirror/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { startOpenAiServer, type ScriptedAnswer } from '../../test/openai-server.js';
-import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
+import { fromSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-const SERVICE_ENV = {
-  MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
-  MIRROR_RENDER: 'never',
-  RATE_LIMIT_FACTOR: '20',
-};
 
 const PAYMENT_REQUIRED =
   'Payment required for AI rewrite. Upgrade to Mirror Pro or pay the one-off $2 to rewrite this site.';
@@ -36,40 +31,6 @@ async function setup(options: { model?: ScriptedAnswer[] } = {}) {
   return { site, t, ai };
 }
 
-async function signUp(t: TestApp, plan?: 'pro' | 'agency') {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: {
-      name: 'Site Owner',
-      email: `u${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long password',
-    },
-  });
-  const body = res.json();
-  if (plan)
-    await t.app.database.db
-      .updateTable('users')
-      .set({ plan })
-      .where('id', '=', body.user.id)
-      .execute();
-  return { userId: body.user.id as string, headers: { authorization: `Bearer ${body.token}` } };
-}
-
-type Status = { status: string; progress: number; currentStatus: string; error: string | null };
-
-async function pollToEnd(t: TestApp, id: string, headers: Record<string, string> = {}) {
-  const readings: Status[] = [];
-  await waitFor(async () => {
-    const reading = (
-      await t.app.inject({ url: `/api/domains/clone/${id}/status`, headers })
-    ).json() as Status;
-    readings.push(reading);
-    return reading.status === 'completed' || reading.status === 'failed' ? true : undefined;
-  }, 60_000);
-  return readings;
-}
-
 async function mirrored(t: TestApp, url: string, headers: Record<string, string>, extra = {}) {
   const res = await t.app.inject({
     method: 'POST',
@@ -83,10 +44,6 @@ async function mirrored(t: TestApp, url: string, headers: Record<string, string>
   return { ...record, readings };
 }
 
-async function served(t: TestApp, previewUrl: string, pathname = '/') {
-  return t.app.inject({ url: pathname, headers: { host: new URL(previewUrl).host } });
-}
-
 interface Version {
   id: string;
   number: number;
@@ -98,6 +55,7 @@ interface Version {
   unparsed: string[];
   instructions: string | null;
   error: string | null;
+  previewUrl: string | null;
 }
 
 async function versionsOf(t: TestApp, id: string, headers: Record<string, string>) {
@@ -141,10 +99,12 @@ describe('AI customization of mirrored sites', () => {
     const progress = readings.map((r) => r.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
 
-    const page = await served(t, previewUrl);
+    const page = await fromSite(t, previewUrl);
     expect(page.body).toContain('Edition 1 /');
     expect(page.body).toContain('<title>Globex</title>');
-    expect((await served(t, previewUrl, '/page-2.html')).body).toContain('Edition 1 /page-2.html');
+    expect((await fromSite(t, previewUrl, '/page-2.html')).body).toContain(
+      'Edition 1 /page-2.html',
+    );
 
     const versions = await versionsOf(t, id, pro.headers);
     expect(versions.map((v) => [v.number, v.kind, v.isLive, v.draft])).toEqual([
@@ -171,8 +131,8 @@ describe('AI customization of mirrored sites', () => {
       status: 'completed',
       currentStatus: 'customization applied',
     });
-    expect((await served(t, previewUrl)).body).toContain('Release 1 /');
-    expect((await served(t, previewUrl, '/style.css')).body).toContain('#00aa77');
+    expect((await fromSite(t, previewUrl)).body).toContain('Release 1 /');
+    expect((await fromSite(t, previewUrl, '/style.css')).body).toContain('#00aa77');
 
     const [custom, original] = await versionsOf(t, id, free.headers);
     expect(custom).toMatchObject({ kind: 'customize', isLive: true, unparsed: ['Make it pop.'] });
@@ -193,7 +153,7 @@ describe('AI customization of mirrored sites', () => {
       headers: free.headers,
     });
     expect(rollback.statusCode).toBe(200);
-    expect((await served(t, previewUrl)).body).toContain('Version 1 /');
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
 
     expect((await customize(t, id, free.headers, {})).statusCode).toBe(400);
   });
@@ -208,7 +168,7 @@ describe('AI customization of mirrored sites', () => {
     const last = (await pollToEnd(t, id, owner.headers)).at(-1)!;
     expect(last.status).toBe('failed');
     expect(last.error).toBe('None of the instructions could be understood: make it pop');
-    expect((await served(t, previewUrl)).body).toContain('Version 1 /');
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
   });
 
   it('keeps a font a plan links to inside the copy, or drops the link with a note', async () => {
@@ -238,18 +198,18 @@ describe('AI customization of mirrored sites', () => {
       ],
     });
     expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
-    const page = (await served(t, previewUrl)).body;
+    const page = (await fromSite(t, previewUrl)).body;
     expect(page).toContain(`href="/_x/${fontHost}/css2?family=Inter"`);
     expect(page).not.toContain(`http://${fontHost}`);
-    const css = await served(t, previewUrl, `/_x/${fontHost}/css2?family=Inter`);
+    const css = await fromSite(t, previewUrl, `/_x/${fontHost}/css2?family=Inter`);
     expect(css.body).toContain(`url(/_x/${fontHost}/inter.woff2)`);
-    expect((await served(t, previewUrl, `/_x/${fontHost}/inter.woff2`)).body).toBe('wOF2fake');
+    expect((await fromSite(t, previewUrl, `/_x/${fontHost}/inter.woff2`)).body).toBe('wOF2fake');
 
     await customize(t, id, owner.headers, {
       ops: [{ op: 'changeFont', family: 'Lato', stylesheetUrl: `http://${fontHost}/missing.css` }],
     });
     expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
-    const second = (await served(t, previewUrl)).body;
+    const second = (await fromSite(t, previewUrl)).body;
     expect(second).not.toContain('missing.css');
     expect(second).toContain('"Lato"');
     expect((await versionsOf(t, id, owner.headers))[0]!.changes.join('\n')).toMatch(
@@ -358,13 +318,13 @@ describe('AI rewrite (idea mode)', () => {
     expect(draft!.unparsed).toContain('Make it warm and friendly');
     expect(draft!.unparsed.join(' ')).toMatch(/needs an AI model \(AI_BASE_URL\)/);
     expect(draft!.instructions).toContain('Rewrite for: A cosy neighbourhood bakery');
-    expect((await served(t, previewUrl)).body).toContain('<title>Fixture v1</title>');
+    expect((await fromSite(t, previewUrl)).body).toContain('<title>Fixture v1</title>');
     await t.app.inject({
       method: 'POST',
       url: `/api/domains/clone/${id}/versions/${draft!.id}/publish`,
       headers: free.headers,
     });
-    const page = (await served(t, previewUrl)).body;
+    const page = (await fromSite(t, previewUrl)).body;
     expect(page).toContain('<title>A cosy neighbourhood bakery</title>');
     expect(page).toContain('<h1>A cosy neighbourhood bakery</h1>');
     expect(page).toContain('content="A cosy neighbourhood bakery. Fresh bread every morning."');
@@ -409,7 +369,13 @@ describe('AI rewrite (idea mode)', () => {
       status: 'completed',
     });
     expect(draft!.changes.join('\n')).toMatch(/Fresh bread/);
-    expect((await served(t, previewUrl)).body).toContain('Version 1 /');
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
+    // The draft can be looked at on its own preview host before anyone publishes it.
+    expect(live!.previewUrl).toBeNull();
+    expect(draft!.previewUrl).toMatch(/^http:\/\/v-[0-9a-f]{32}\.localhost:\d+\/$/);
+    const draftPage = await fromSite(t, draft!.previewUrl!);
+    expect(draftPage.statusCode).toBe(200);
+    expect(draftPage.body).toContain('Fresh bread 1 /');
 
     const discardLive = await t.app.inject({
       method: 'DELETE',
@@ -425,7 +391,7 @@ describe('AI rewrite (idea mode)', () => {
       headers: pro.headers,
     });
     expect(publish.statusCode).toBe(200);
-    const page = (await served(t, previewUrl)).body;
+    const page = (await fromSite(t, previewUrl)).body;
     expect(page).toContain('Fresh bread 1 /');
     expect(page).toContain('<title>Bakery</title>');
 
@@ -440,6 +406,7 @@ describe('AI rewrite (idea mode)', () => {
       headers: pro.headers,
     });
     expect(discard.statusCode).toBe(200);
+    expect((await fromSite(t, second!.previewUrl!)).statusCode).toBe(404);
     expect((await versionsOf(t, id, pro.headers)).map((v) => v.id)).toEqual([
       published!.id,
       mirror!.id,
@@ -482,7 +449,7 @@ describe('AI rewrite (idea mode)', () => {
       ['rewrite', false, true],
       ['mirror', true, false],
     ]);
-    expect((await served(t, previewUrl)).body).toContain('<title>Fixture v1</title>');
+    expect((await fromSite(t, previewUrl)).body).toContain('<title>Fixture v1</title>');
   });
 
   it('fails the run with a clear message when the model answers nonsense, and serves what it served', async () => {
@@ -500,6 +467,6 @@ describe('AI rewrite (idea mode)', () => {
     const [failed, live] = await versionsOf(t, id, pro.headers);
     expect(failed).toMatchObject({ status: 'failed', isLive: false, kind: 'customize' });
     expect(live!.isLive).toBe(true);
-    expect((await served(t, previewUrl)).body).toContain('Version 1 /');
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
   });
 });

@@ -6,18 +6,13 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
 import { spawnServer } from '../../test/spawn-server.js';
+import { fromSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-const SERVICE_ENV = {
-  MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
-  MIRROR_RENDER: 'never',
-  RATE_LIMIT_FACTOR: '20',
-};
 
 async function setup(env: Record<string, string> = {}) {
   const site = await startFixtureSite();
@@ -29,65 +24,12 @@ async function setup(env: Record<string, string> = {}) {
   return { site, t };
 }
 
-async function signUp(
-  t: TestApp,
-  email = `u${Math.random().toString(36).slice(2)}@example.com`,
-  plan?: 'pro' | 'agency',
-) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: { name: 'Site Owner', email, password: 'a long password' },
-  });
-  const body = res.json();
-  if (plan)
-    await t.app.database.db
-      .updateTable('users')
-      .set({ plan })
-      .where('id', '=', body.user.id)
-      .execute();
-  return {
-    token: body.token as string,
-    userId: body.user.id as string,
-    headers: { authorization: `Bearer ${body.token}` },
-  };
-}
-
 async function clone(
   t: TestApp,
   payload: Record<string, unknown>,
   headers: Record<string, string> = {},
 ) {
   return t.app.inject({ method: 'POST', url: '/api/domains/clone', payload, headers });
-}
-
-type Status = {
-  status: string;
-  progress: number;
-  currentStatus: string;
-  previewUrl: string;
-  error: string | null;
-};
-
-/** Polls the status like the web app does, collecting every reading until the run ends. */
-async function pollToEnd(
-  t: TestApp,
-  id: string,
-  headers: Record<string, string> = {},
-): Promise<Status[]> {
-  const readings: Status[] = [];
-  await waitFor(async () => {
-    const res = await t.app.inject({ url: `/api/domains/clone/${id}/status`, headers });
-    const reading = res.json() as Status;
-    readings.push(reading);
-    return reading.status === 'completed' || reading.status === 'failed' ? true : undefined;
-  }, 60_000);
-  return readings;
-}
-
-async function fromSite(t: TestApp, previewUrl: string, pathname = '/') {
-  const host = new URL(previewUrl).host;
-  return t.app.inject({ url: pathname, headers: { host } });
 }
 
 describe('mirroring as a service', () => {
@@ -153,11 +95,20 @@ describe('mirroring as a service', () => {
       message: "You have reached your plan's mirror limit. Upgrade to mirror more websites.",
     });
 
-    const pro = await signUp(t, undefined, 'pro');
+    const pro = await signUp(t, 'pro');
     const reserved = await clone(t, { sourceUrl: site.url, targetDomain: 'admin' }, pro.headers);
     expect(reserved.json()).toEqual({
       message: 'This subdomain is reserved. Please choose another one.',
     });
+    // Version preview hosts (`v-` and 32 hex digits) are never handed out as subdomains.
+    const previewLike = await clone(
+      t,
+      { sourceUrl: site.url, targetDomain: `v-${'ab'.repeat(16)}` },
+      pro.headers,
+    );
+    expect(previewLike.json().message).toBe(
+      'This subdomain is reserved. Please choose another one.',
+    );
     const bad = await clone(t, { sourceUrl: site.url, targetDomain: '-nope-' }, pro.headers);
     expect(bad.statusCode).toBe(400);
     const ok = await clone(
@@ -203,7 +154,7 @@ describe('mirroring as a service', () => {
 
   it('keeps versions, re-mirrors, rolls back, and exports a zip that serves the same pages', async () => {
     const { site, t } = await setup();
-    const pro = await signUp(t, undefined, 'pro');
+    const pro = await signUp(t, 'pro');
     const { id, previewUrl } = (await clone(t, { sourceUrl: site.url }, pro.headers)).json();
     await pollToEnd(t, id, pro.headers);
     site.version = 2;
@@ -318,7 +269,7 @@ describe('upkeep', () => {
   it('re-mirrors sites whose sync is due (paid plans only) and deletes unclaimed demos past 7 days', async () => {
     const { site, t } = await setup();
     const free = await signUp(t);
-    const pro = await signUp(t, undefined, 'pro');
+    const pro = await signUp(t, 'pro');
     const { id } = (await clone(t, { sourceUrl: site.url }, pro.headers)).json();
     await pollToEnd(t, id, pro.headers);
     const freeSite = (await clone(t, { sourceUrl: site.url }, free.headers)).json();

@@ -1,6 +1,7 @@
 import { HTTP_FALLBACK_MESSAGES, IDEA_MESSAGES, type ReferenceWebsite } from '@mirror/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { braveResult, startSearchApiServer } from '../../test/search-api-server.js';
+import { signUp } from '../../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -12,20 +13,6 @@ async function setup(env: Record<string, string> = {}) {
   const t = await createTestApp(env);
   cleanups.push(() => t.close());
   return t;
-}
-
-async function signUp(t: TestApp) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: {
-      name: 'Idea Person',
-      email: `u${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long password',
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  return { authorization: `Bearer ${res.json().token as string}` };
 }
 
 function search(t: TestApp, payload: unknown, headers: Record<string, string> = {}) {
@@ -55,7 +42,7 @@ describe('POST /api/domains/search-by-idea', () => {
 
   it('refuses bad input with a message', async () => {
     const t = await setup();
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     const cases: [unknown, string][] = [
       [{}, IDEA_MESSAGES.ideaRequired],
       [{ idea: '   ' }, IDEA_MESSAGES.ideaRequired],
@@ -75,7 +62,7 @@ describe('POST /api/domains/search-by-idea', () => {
 
   it('answers catalogue references for an idea, five by default', async () => {
     const t = await setup();
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     const res = await search(t, { idea: '  Una pizzería napolitana con reservas  ' }, headers);
     expect(res.statusCode).toBe(200);
     const results = res.json() as ReferenceWebsite[];
@@ -114,7 +101,7 @@ describe('POST /api/domains/search-by-idea', () => {
     ]);
     cleanups.push(api.close);
     const t = await setup({ SEARCH_API_KEY: api.apiKey, SEARCH_API_URL: api.url });
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     const res = await search(t, { idea: 'pizzeria in Naples', limit: 6 }, headers);
     expect(res.statusCode).toBe(200);
     expect(api.requests).toEqual([
@@ -149,7 +136,7 @@ describe('POST /api/domains/search-by-idea', () => {
     const api = await startSearchApiServer([{ status: 500 }]);
     cleanups.push(api.close);
     const t = await setup({ SEARCH_API_KEY: api.apiKey, SEARCH_API_URL: api.url });
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     const res = await search(t, { idea: 'a bakery' }, headers);
     expect(res.statusCode).toBe(200);
     expect(api.requests).toHaveLength(1);
@@ -162,7 +149,7 @@ describe('POST /api/domains/search-by-idea', () => {
     const api = await startSearchApiServer([{ results: [] }]);
     cleanups.push(api.close);
     const t = await setup({ SEARCH_API_URL: api.url });
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     expect((await search(t, { idea: 'a bakery' }, headers)).statusCode).toBe(200);
     expect(api.requests).toEqual([]);
   });
@@ -170,7 +157,7 @@ describe('POST /api/domains/search-by-idea', () => {
   it('limits searches per user', async () => {
     // 30 per 10 minutes, times 0.1.
     const t = await setup({ RATE_LIMIT_FACTOR: '0.1' });
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     for (let i = 0; i < 3; i++) {
       expect((await search(t, { idea: `bakery ${i}` }, headers)).statusCode).toBe(200);
     }

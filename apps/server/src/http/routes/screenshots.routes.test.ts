@@ -7,6 +7,7 @@ import {
   startScreenshotSite,
   type ScreenshotSite,
 } from '../../test/screenshot-fixtures.js';
+import { signUp } from '../../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,20 +25,6 @@ async function site(): Promise<ScreenshotSite> {
   const s = await startScreenshotSite();
   cleanups.push(() => s.close());
   return s;
-}
-
-async function signUp(t: TestApp) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: {
-      name: 'Shot Taker',
-      email: `u${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long password',
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  return { authorization: `Bearer ${res.json().token as string}` };
 }
 
 function shoot(t: TestApp, payload: unknown, headers: Record<string, string> = {}) {
@@ -62,7 +49,7 @@ describe('POST /api/domains/screenshot', () => {
 
   it('refuses URLs that are not http(s) websites', async () => {
     const t = await setup({ MIRROR_ALLOW_PRIVATE_NETWORKS: 'true' });
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     for (const url of [
       '',
       '   ',
@@ -81,7 +68,7 @@ describe('POST /api/domains/screenshot', () => {
 
   it('refuses loopback, private and metadata addresses without launching Chromium', async () => {
     const t = await setup();
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     for (const url of [
       'http://127.0.0.1:8080/',
       'http://localhost/',
@@ -103,7 +90,7 @@ describe('POST /api/domains/screenshot', () => {
   it('captures a page as a 640 px JPEG, serves it, and answers again from the cache', async () => {
     const t = await setup({ MIRROR_ALLOW_PRIVATE_NETWORKS: 'true' });
     const s = await site();
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
 
     const res = await shoot(t, { url: `${s.url}/` }, headers);
     expect(res.statusCode).toBe(200);
@@ -137,7 +124,7 @@ describe('POST /api/domains/screenshot', () => {
   it('shares one capture between concurrent requests for the same URL', async () => {
     const t = await setup({ MIRROR_ALLOW_PRIVATE_NETWORKS: 'true' });
     const s = await site();
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     const answers = await Promise.all(
       [1, 2, 3].map(() => shoot(t, { url: `${s.url}/?same=1` }, headers)),
     );
@@ -150,7 +137,7 @@ describe('POST /api/domains/screenshot', () => {
   it('follows the main page redirect and reports a page that cannot load', async () => {
     const t = await setup({ MIRROR_ALLOW_PRIVATE_NETWORKS: 'true' });
     const s = await site();
-    const headers = await signUp(t);
+    const headers = (await signUp(t)).headers;
     const redirected = await shoot(t, { url: `${s.url}/redirect` }, headers);
     expect(redirected.statusCode).toBe(200);
     expect(s.hits.get('/')).toBe(1);

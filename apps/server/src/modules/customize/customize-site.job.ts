@@ -19,6 +19,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
 import { loadManifest, saveManifest } from '../sites/manifests.js';
+import { completeVersion } from '../sites/sites.repository.js';
 import { planEdits, type AiProviders } from './ai-provider.js';
 import { findOwnerPlan, findSiteRow, findVersionRow } from './customize.repository.js';
 import { localizeFontStylesheets } from './font-assets.js';
@@ -39,6 +40,8 @@ export interface CustomizeSiteDeps {
   config: Config;
   providers: AiProviders;
   onPublished(siteId: string): void;
+  /** A version completed (thumbnails are made from here). */
+  onVersionReady?(siteId: string, versionId: string): Promise<void>;
 }
 
 /** A failure that trying again cannot fix: the run is reported failed at once. */
@@ -198,23 +201,17 @@ export function createCustomizeSiteJob(
         const draft = version.kind === 'rewrite';
         const finishedAt = new Date().toISOString();
         await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('site_versions')
-            .set({
-              status: 'completed',
-              manifest_hash: manifestHash,
-              pages: manifest.stats.pages,
-              assets: manifest.stats.assets,
-              bytes: manifest.stats.bytes,
-              failed_urls: manifest.failures.length,
+          await completeVersion(
+            trx,
+            versionId,
+            { manifestHash, manifest, finishedAt },
+            {
               plan: JSON.stringify(applied),
               changes: JSON.stringify(changes),
               unparsed: JSON.stringify(planned.unparsed),
               draft: draft ? 1 : 0,
-              finished_at: finishedAt,
-            })
-            .where('id', '=', versionId)
-            .execute();
+            },
+          );
           await trx
             .updateTable('sites')
             .set({
@@ -232,6 +229,7 @@ export function createCustomizeSiteJob(
             .execute();
         });
         if (!draft) deps.onPublished(siteId);
+        await deps.onVersionReady?.(siteId, versionId);
       } catch (err) {
         if (context.signal.aborted) throw err;
         const permanent =

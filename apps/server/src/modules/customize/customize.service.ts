@@ -41,6 +41,8 @@ export interface CustomizeServiceDeps {
   sites: SitesService;
   limiter: RateLimiter;
   config: Config;
+  /** Tells the sites host that what it serves changed (a discarded draft's preview goes away). */
+  onPublished(siteId: string): void;
 }
 
 /** Structured edits sent in a rewrite's free-form `customizations` object. */
@@ -167,6 +169,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       if (version.id === site.live_version_id) throw conflict(CUSTOMIZE_MESSAGES.liveVersion);
       if (version.draft !== 1) throw conflict(CUSTOMIZE_MESSAGES.notDraft);
       await deleteDraft(db, site.id, version.id);
+      deps.onPublished(site.id);
     },
   };
 }

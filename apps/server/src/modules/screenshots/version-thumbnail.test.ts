@@ -9,7 +9,9 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import { closeTo, jpegSize, pixelAt } from '../../test/screenshot-fixtures.js';
-import { createTestApp } from '../../test/test-app.js';
+import { pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import { startFixtureSite } from '../../test/fixture-site.js';
+import { createTestApp, waitFor } from '../../test/test-app.js';
 import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { createScreenshotsService } from './screenshots.service.js';
 import { captureVersionThumbnail, findEntry } from './version-thumbnail.js';
@@ -132,6 +134,38 @@ describe('captureVersionThumbnail', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/jpeg');
     expect(jpegSize(res.rawPayload)).toEqual({ width: 640, height: 400 });
+  });
+});
+
+describe('thumbnails of completed versions', () => {
+  it('are made after a mirror completes and shown on the clone record and its versions', async () => {
+    const site = await startFixtureSite();
+    cleanups.push(() => site.close());
+    const t = await createTestApp({ ...SERVICE_ENV, VERSION_THUMBNAILS: 'true' });
+    cleanups.push(() => t.close());
+    const owner = await signUp(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/domains/clone',
+      headers: owner.headers,
+      payload: { sourceUrl: site.url },
+    });
+    const { id } = res.json() as { id: string };
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+
+    const thumbnailUrl = await waitFor(async () => {
+      const list = await t.app.inject({ url: '/api/domains/clones', headers: owner.headers });
+      return (list.json() as { thumbnailUrl: string | null }[])[0]!.thumbnailUrl ?? undefined;
+    }, 30_000);
+    expect(thumbnailUrl).toMatch(/^\/api\/screenshots\/[0-9a-f]{64}\.jpg$/);
+    const image = await t.app.inject({ url: thumbnailUrl });
+    expect(image.statusCode).toBe(200);
+    expect(jpegSize(image.rawPayload)).toEqual({ width: 640, height: 400 });
+    const versions = await t.app.inject({
+      url: `/api/domains/clone/${id}/versions`,
+      headers: owner.headers,
+    });
+    expect(versions.json()[0]).toMatchObject({ isLive: true, thumbnailUrl, previewUrl: null });
   });
 });
 

@@ -19,6 +19,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
 import {
+  completeVersion,
   failFollowUps,
   findFollowUp,
   findSite,
@@ -39,6 +40,8 @@ export interface MirrorSiteDeps {
   config: Config;
   /** Tells the sites host that a site's live version changed. */
   onPublished(siteId: string): void;
+  /** A version completed (thumbnails are made from here). */
+  onVersionReady?(siteId: string, versionId: string): Promise<void>;
   /**
    * Queues the step that was asked to run on the new version (a customization or an AI rewrite
    * of a fresh mirror); the site stays in progress until that step ends.
@@ -172,19 +175,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       const finishedAt = new Date().toISOString();
       const followUp = deps.startFollowUp ? await findFollowUp(db, versionId) : undefined;
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('site_versions')
-          .set({
-            status: 'completed',
-            manifest_hash: manifestHash,
-            pages: manifest.stats.pages,
-            assets: manifest.stats.assets,
-            bytes: manifest.stats.bytes,
-            failed_urls: manifest.failures.length,
-            finished_at: finishedAt,
-          })
-          .where('id', '=', versionId)
-          .execute();
+        await completeVersion(trx, versionId, { manifestHash, manifest, finishedAt });
         await trx
           .updateTable('sites')
           .set({
@@ -210,6 +201,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           .execute();
       });
       deps.onPublished(siteId);
+      await deps.onVersionReady?.(siteId, versionId);
       if (followUp) await deps.startFollowUp!(siteId, followUp.id);
     },
   });

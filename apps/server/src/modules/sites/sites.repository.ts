@@ -1,5 +1,7 @@
+import type { Manifest } from '@mirror/engine';
 import type { Db } from '../../platform/db/database.js';
-import type { SiteStatus } from '../../platform/db/schema.js';
+import type { SiteStatus, SiteVersionsTable } from '../../platform/db/schema.js';
+import type { Updateable } from 'kysely';
 
 export async function countOwnedSites(db: Db, ownerId: string): Promise<number> {
   const row = await db
@@ -43,8 +45,22 @@ export async function claimDemoSites(
   return rows.map((r) => r.id);
 }
 
+/** Sites with the thumbnail of their live version (what a clone record shows). */
+function selectSites(db: Db) {
+  return db
+    .selectFrom('sites')
+    .selectAll()
+    .select((eb) =>
+      eb
+        .selectFrom('site_versions')
+        .select('site_versions.thumbnail_hash')
+        .whereRef('site_versions.id', '=', 'sites.live_version_id')
+        .as('live_thumbnail_hash'),
+    );
+}
+
 export function findSite(db: Db, id: string) {
-  return db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
+  return selectSites(db).where('id', '=', id).executeTakeFirst();
 }
 
 export function findSiteBySubdomain(db: Db, subdomain: string) {
@@ -52,12 +68,7 @@ export function findSiteBySubdomain(db: Db, subdomain: string) {
 }
 
 export function listOwnedSites(db: Db, ownerId: string) {
-  return db
-    .selectFrom('sites')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .orderBy('created_at', 'desc')
-    .execute();
+  return selectSites(db).where('owner_id', '=', ownerId).orderBy('created_at', 'desc').execute();
 }
 
 export async function isSubdomainTaken(db: Db, subdomain: string): Promise<boolean> {
@@ -89,6 +100,42 @@ export async function nextVersionNumber(db: Db, siteId: string): Promise<number>
     .where('site_id', '=', siteId)
     .executeTakeFirst();
   return Number(row?.n ?? 0) + 1;
+}
+
+/**
+ * Marks a run's version completed with its manifest and counts (plus what the step adds), in the
+ * caller's transaction together with the site's own update.
+ */
+export async function completeVersion(
+  db: Db,
+  versionId: string,
+  done: { manifestHash: string; manifest: Manifest; finishedAt: string },
+  extra: Pick<Updateable<SiteVersionsTable>, 'plan' | 'changes' | 'unparsed' | 'draft'> = {},
+): Promise<void> {
+  const { stats, failures } = done.manifest;
+  await db
+    .updateTable('site_versions')
+    .set({
+      status: 'completed',
+      manifest_hash: done.manifestHash,
+      pages: stats.pages,
+      assets: stats.assets,
+      bytes: stats.bytes,
+      failed_urls: failures.length,
+      finished_at: done.finishedAt,
+      ...extra,
+    })
+    .where('id', '=', versionId)
+    .execute();
+}
+
+/** Records a completed version's thumbnail. */
+export async function setVersionThumbnail(db: Db, versionId: string, hash: string): Promise<void> {
+  await db
+    .updateTable('site_versions')
+    .set({ thumbnail_hash: hash })
+    .where('id', '=', versionId)
+    .execute();
 }
 
 export interface RunState {

@@ -14,6 +14,7 @@ import {
   type PlanId,
   type SiteVersion,
   type SyncSchedule,
+  versionPreviewLabel,
 } from '@mirror/contract';
 import type { BlobStore } from '@mirror/engine';
 import type { Config } from '../../config/env.js';
@@ -29,6 +30,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import { screenshotPath } from '../screenshots/screenshots.service.js';
 import type { MirrorSitePayload } from './mirror-site.job.js';
 import {
   claimDemoSites,
@@ -122,6 +124,7 @@ export function createSitesService(deps: SitesServiceDeps) {
 
   const previewUrlOf = (subdomain: string | null) =>
     subdomain ? `${app.protocol}//${subdomain}.${config.sitesDomain}${port}/` : null;
+  const thumbnailUrlOf = (hash: string | null) => (hash ? screenshotPath(hash) : null);
 
   function toRecord(site: SiteRow): CloneRecord {
     return {
@@ -141,6 +144,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       error: site.error,
       syncSchedule: site.sync_schedule,
       liveVersionId: site.live_version_id,
+      thumbnailUrl: thumbnailUrlOf(site.live_thumbnail_hash),
       createdAt: site.created_at,
       updatedAt: site.updated_at,
     };
@@ -349,6 +353,12 @@ export function createSitesService(deps: SitesServiceDeps) {
     async versions(user: UserRow, id: string): Promise<SiteVersion[]> {
       const site = await ownedSite(user, id);
       return (await listVersions(db, site.id)).map((v) => ({
+        // A completed version that is not live can be looked at on its own preview host.
+        previewUrl:
+          v.status === 'completed' && v.id !== site.live_version_id
+            ? previewUrlOf(versionPreviewLabel(v.id))
+            : null,
+        thumbnailUrl: thumbnailUrlOf(v.thumbnail_hash),
         id: v.id,
         number: v.number,
         status: v.status,

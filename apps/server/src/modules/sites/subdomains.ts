@@ -1,5 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { RESERVED_SUBDOMAINS, SITE_MESSAGES, SUBDOMAIN_PATTERN } from '@mirror/contract';
+import {
+  RESERVED_SUBDOMAINS,
+  SITE_MESSAGES,
+  SUBDOMAIN_PATTERN,
+  VERSION_PREVIEW_LABEL,
+} from '@mirror/contract';
 import { badRequest } from '../../http/app-error.js';
 
 const ADJECTIVES = [
@@ -71,6 +76,8 @@ export function parseSubdomain(input: string | undefined, sitesDomain: string): 
   if (raw === '') return null;
   const label = raw.endsWith(`.${sitesDomain}`) ? raw.slice(0, -(sitesDomain.length + 1)) : raw;
   if (!SUBDOMAIN_PATTERN.test(label)) throw badRequest(SITE_MESSAGES.subdomainInvalid);
-  if (RESERVED_SUBDOMAINS.includes(label)) throw badRequest(SITE_MESSAGES.subdomainReserved);
+  if (RESERVED_SUBDOMAINS.includes(label) || VERSION_PREVIEW_LABEL.test(label)) {
+    throw badRequest(SITE_MESSAGES.subdomainReserved);
+  }
   return label;
 }

@@ -120,6 +120,8 @@ export interface SiteVersionsTable {
   unparsed: NullableText;
   /** 1 for a completed version waiting to be published (a rewrite). */
   draft: ColumnType<number, number | undefined, number>;
+  /** Blob of the version's thumbnail (JPEG), made by a job after the version completed. */
+  thumbnail_hash: NullableText;
 }
 
 export type VersionKind = 'mirror' | 'customize' | 'rewrite';

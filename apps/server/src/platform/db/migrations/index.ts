@@ -5,6 +5,7 @@ import * as m0003 from './0003-user-settings.js';
 import * as m0004 from './0004-sites-versions-jobs.js';
 import * as m0005 from './0005-customizations.js';
 import * as m0006 from './0006-screenshots.js';
+import * as m0007 from './0007-version-thumbnails.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0004-sites-versions-jobs': m0004,
   '0005-customizations': m0005,
   '0006-screenshots': m0006,
+  '0007-version-thumbnails': m0007,
 };

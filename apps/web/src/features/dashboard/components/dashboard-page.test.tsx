@@ -30,6 +30,7 @@ const sites = [
     status: 'completed',
     sourceUrl: 'https://beta.example/shop',
     previewUrl: 'http://beta.localhost:8181/',
+    thumbnailUrl: `/api/screenshots/${'b'.repeat(64)}.jpg`,
     createdAt: thisMonth,
     updatedAt: thisMonth,
   }),
@@ -98,9 +99,14 @@ describe('dashboard', () => {
     expect(
       within(beta).getByRole('link', { name: 'Manage beta.example/shop' }).getAttribute('href'),
     ).toBe('/dashboard/site/b');
+    // The live version's thumbnail, once one has been made; none before that.
+    expect(
+      within(beta).getByRole('img', { name: 'Thumbnail of beta.example/shop' }).getAttribute('src'),
+    ).toBe(`/api/screenshots/${'b'.repeat(64)}.jpg`);
     const gamma = rows[2]!;
     expect(within(gamma).getByText('Processing').className).toContain('status-processing');
     expect(within(gamma).queryByRole('link', { name: /^Preview/ })).toBeNull();
+    expect(within(gamma).queryByRole('img')).toBeNull();
   });
 
   it('builds the recent activity from the sites, newest first', async () => {

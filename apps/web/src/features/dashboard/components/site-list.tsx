@@ -23,6 +23,18 @@ export function SiteList({ sites }: { sites: readonly CloneRecord[] }) {
     <ul className="site-list">
       {sorted.map((site) => (
         <li key={site.id} className="site-row" data-testid="site-row">
+          {site.thumbnailUrl ? (
+            <img
+              className="site-row-thumb"
+              src={site.thumbnailUrl}
+              alt={t('dashboard.sites.thumbnail', { site: displayUrl(site.sourceUrl) })}
+              width={96}
+              height={60}
+              loading="lazy"
+            />
+          ) : (
+            <span className="site-row-thumb site-row-thumb-empty" aria-hidden="true" />
+          )}
           <div className="site-row-main">
             <Link className="site-row-name" to={paths.site.getHref(site.id)} dir="ltr">
               {displayUrl(site.sourceUrl)}

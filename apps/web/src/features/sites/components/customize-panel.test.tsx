@@ -114,7 +114,7 @@ describe('AI customization on the site page', () => {
       regenerate: true,
     });
 
-    const result = within(await screen.findByTestId('customize-result', {}, { timeout: 3_000 }));
+    const result = within(await screen.findByTestId('customize-result', {}, { timeout: 10_000 }));
     expect(
       within(result.getByRole('list', { name: 'What changed' }))
         .getAllByRole('listitem')

@@ -152,7 +152,12 @@ describe('site page', () => {
     site = { ...site, liveVersionId: 'v2' };
     versions = [
       makeVersion({ id: 'v2', number: 2, isLive: true }),
-      makeVersion({ id: 'v1', number: 1, isLive: false }),
+      makeVersion({
+        id: 'v1',
+        number: 1,
+        isLive: false,
+        previewUrl: 'http://v-0123456789abcdef0123456789abcdef.localhost:8181/',
+      }),
       makeVersion({ id: 'v0', number: 0, status: 'failed', isLive: false, error: 'Timed out' }),
     ];
     await renderSite('free', {
@@ -165,6 +170,12 @@ describe('site page', () => {
     await waitFor(() => expect(within(liveRow()!).getByText('Version 2')).toBeTruthy());
     // A failed version cannot be published.
     expect(screen.queryByRole('button', { name: 'Publish version 0' })).toBeNull();
+    // An older version can be looked at on its own preview address before it is published.
+    const preview = screen.getByRole('link', { name: 'Preview version 1' });
+    expect(preview.getAttribute('href')).toBe(
+      'http://v-0123456789abcdef0123456789abcdef.localhost:8181/',
+    );
+    expect(preview.getAttribute('target')).toBe('_blank');
     fireEvent.click(screen.getByRole('button', { name: 'Publish version 1' }));
     expect(await screen.findByText('Version 1 is now live.')).toBeTruthy();
     await waitFor(() => expect(within(liveRow()!).getByText('Version 1')).toBeTruthy());

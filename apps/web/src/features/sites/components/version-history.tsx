@@ -119,6 +119,17 @@ export function VersionHistory({
                 </div>
                 {!isLive && version.status === 'completed' && (
                   <div className="version-actions">
+                    {version.previewUrl && (
+                      <a
+                        className="button button-outline"
+                        href={version.previewUrl}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        aria-label={t('site.versions.previewLabel', { number: version.number })}
+                      >
+                        {t('site.versions.preview')}
+                      </a>
+                    )}
                     <button
                       type="button"
                       className="button button-outline"

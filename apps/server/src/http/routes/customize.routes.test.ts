@@ -158,6 +158,56 @@ describe('AI customization of mirrored sites', () => {
     expect((await customize(t, id, free.headers, {})).statusCode).toBe(400);
   });
 
+  it('re-applies the edits of the live version when the site is mirrored again', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const { id, previewUrl } = await mirrored(t, site.url, owner.headers);
+    await customize(t, id, owner.headers, { instructions: "replace 'Version' with 'Edition'" });
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    await customize(t, id, owner.headers, { instructions: 'set the title to "Edited"' });
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+
+    const remirror = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/remirror`,
+      headers: owner.headers,
+    });
+    expect(remirror.statusCode).toBe(202);
+    const readings = await pollToEnd(t, id, owner.headers);
+    expect(readings.at(-1)!.status).toBe('completed');
+    const page = (await fromSite(t, previewUrl)).body;
+    expect(page).toContain('Edition 1 /');
+    expect(page).toContain('<title>Edited</title>');
+    const versions = await versionsOf(t, id, owner.headers);
+    expect(versions.map((v) => [v.kind, v.isLive])).toEqual([
+      ['customize', true],
+      ['mirror', false],
+      ['customize', false],
+      ['customize', false],
+      ['mirror', false],
+    ]);
+    expect(versions[0]!.instructions).toBeNull();
+    expect(versions[0]!.changes.join('\n')).toMatch(/Edition/);
+
+    // After a rollback to the plain mirror, a re-mirror carries nothing.
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/versions/${versions[1]!.id}/publish`,
+      headers: owner.headers,
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/remirror`,
+      headers: owner.headers,
+    });
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
+    expect((await versionsOf(t, id, owner.headers))[0]).toMatchObject({
+      kind: 'mirror',
+      isLive: true,
+    });
+  });
+
   it('fails a run whose instructions mean nothing, leaving the live version as it was', async () => {
     const { site, t } = await setup();
     const owner = await signUp(t);

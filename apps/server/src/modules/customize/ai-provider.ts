@@ -103,6 +103,10 @@ export async function planEdits(
   input: PlanningInput,
   rewriteNote: string,
 ): Promise<PlanningResult> {
+  // Only structured edits (a re-mirror re-applying what was changed before): nothing to plan.
+  if (!input.instructions.trim() && !input.rewriteFor) {
+    return { plan: { ops: [] }, unparsed: [], notes: [] };
+  }
   if (provider.kind === 'builtin') return planBuiltin(input, rewriteNote);
   const outline = input.outlines.length === 1 ? input.outlines[0] : { pages: input.outlines };
   const { plan, unparsed } = await provider.planner.plan({

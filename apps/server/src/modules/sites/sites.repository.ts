@@ -154,6 +154,27 @@ export async function updateRunState(db: Db, siteId: string, state: RunState): P
     .execute();
 }
 
+/**
+ * The edits applied on top of the mirror a version was made from, oldest first: the plans of the
+ * customizations and published rewrites between that mirror run and `versionId`. A re-mirror
+ * applies them again, so a sync never silently undoes what the owner changed.
+ */
+export async function editsSinceMirror(db: Db, versionId: string): Promise<unknown[]> {
+  const plans: unknown[][] = [];
+  let id: string | null = versionId;
+  for (let hops = 0; id !== null && hops < 1_000; hops++) {
+    const version = await db
+      .selectFrom('site_versions')
+      .select(['kind', 'plan', 'base_version_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!version || version.kind === 'mirror') break;
+    if (version.plan) plans.unshift((JSON.parse(version.plan) as { ops?: unknown[] }).ops ?? []);
+    id = version.base_version_id;
+  }
+  return plans.flat();
+}
+
 /** The customization or rewrite waiting for this (mirror) version to complete, if any. */
 export function findFollowUp(db: Db, versionId: string) {
   return db

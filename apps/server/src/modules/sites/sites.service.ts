@@ -10,13 +10,14 @@ import {
   type AnalyticsResponse,
   type CloneRecord,
   type CloneRequestBody,
-  type EditOp,
+  EditOp,
   type PlanId,
   type SiteVersion,
   type SyncSchedule,
   versionPreviewLabel,
 } from '@mirror/contract';
 import type { BlobStore } from '@mirror/engine';
+import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import {
   AppError,
@@ -35,6 +36,7 @@ import type { MirrorSitePayload } from './mirror-site.job.js';
 import {
   claimDemoSites,
   countOwnedSites,
+  editsSinceMirror,
   findSite,
   findUnclaimedDemoIds,
   findVersion,
@@ -174,6 +176,14 @@ export function createSitesService(deps: SitesServiceDeps) {
       const candidate = randomSubdomain();
       if (!(await isSubdomainTaken(db, candidate))) return candidate;
     }
+  }
+
+  /** A fresh mirror re-applies the edits the live version carries (a customize step after it). */
+  async function carriedEdits(liveVersionId: string | null): Promise<FollowUpStep | undefined> {
+    if (!liveVersionId) return undefined;
+    const parsed = z.array(EditOp).safeParse(await editsSinceMirror(db, liveVersionId));
+    if (!parsed.success || parsed.data.length === 0) return undefined;
+    return { kind: 'customize', instructions: null, idea: null, ops: parsed.data };
   }
 
   /**
@@ -346,7 +356,7 @@ export function createSitesService(deps: SitesServiceDeps) {
     async remirror(user: UserRow, id: string): Promise<CloneRecord> {
       const site = await ownedSite(user, id);
       if (RUNNING.has(site.status)) throw conflict(SITE_MESSAGES.busy);
-      await startRun(site.id);
+      await startRun(site.id, await carriedEdits(site.live_version_id));
       return toRecord((await findSite(db, site.id))!);
     },
 
@@ -500,7 +510,8 @@ export function createSitesService(deps: SitesServiceDeps) {
           .set({ next_sync_at: new Date(now.getTime() + interval).toISOString() })
           .where('id', '=', site.id)
           .execute();
-        await startRun(site.id);
+        const live = await findSite(db, site.id);
+        await startRun(site.id, await carriedEdits(live?.live_version_id ?? null));
       }
       return { expired: expired.length, synced: due.length };
     },

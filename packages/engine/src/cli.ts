@@ -117,7 +117,8 @@ export async function main(
 
   const startUrl = /^[a-z][a-z0-9+.-]*:/i.test(url!) ? url! : `https://${url!}`;
   const blobDir = values.blobs ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'mirror-blobs-')));
-  const store = createFsBlobStore(blobDir);
+  // Without --blobs the store lives for this run only: the scratch layout, and files moved out.
+  const store = createFsBlobStore(blobDir, { scratch: !values.blobs });
   const manifestFile = path.join(blobDir, 'manifest.json');
   const previous = values.blobs ? await readManifest(manifestFile) : undefined;
   const progress = values.quiet ? undefined : createProgressPrinter(err);
@@ -147,7 +148,7 @@ export async function main(
     });
     progress?.finish();
     const written = await exportStatic(manifest, store, values.out!, {
-      linkBlobs: !values.blobs,
+      placeBlobs: values.blobs ? 'copy' : 'move',
     });
     if (values.blobs) await fs.writeFile(manifestFile, JSON.stringify(manifest));
     else await fs.rm(blobDir, { recursive: true, force: true });

@@ -390,9 +390,23 @@ describe('static export from a store on disk', () => {
     expect(inodeOf(fileOf(copied))).not.toBe(inodeOf(store.pathOf(image.hash)));
 
     const linked = tempDir();
-    await exportStatic(manifest, store, linked, { linkBlobs: true });
+    await exportStatic(manifest, store, linked, { placeBlobs: 'link' });
     expect(inodeOf(fileOf(linked))).toBe(inodeOf(store.pathOf(image.hash)));
     expect(fs.readFileSync(fileOf(linked))).toEqual(fs.readFileSync(fileOf(copied)));
+
+    // Moving empties the store of what it placed, and the export is the same file for file.
+    const blobFile = store.pathOf(image.hash);
+    const inode = inodeOf(blobFile);
+    const moved = tempDir();
+    await exportStatic(manifest, store, moved, { placeBlobs: 'move' });
+    expect(inodeOf(fileOf(moved))).toBe(inode);
+    expect(fs.existsSync(blobFile)).toBe(false);
+    const filesOf = (dir: string) =>
+      (fs.readdirSync(dir, { recursive: true }) as string[])
+        .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+        .sort()
+        .map((f) => [f, fs.readFileSync(path.join(dir, f)).toString('base64')]);
+    expect(filesOf(moved)).toEqual(filesOf(copied));
   });
 });
 

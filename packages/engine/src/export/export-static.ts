@@ -48,6 +48,14 @@ const EXTENSIONS: Record<string, string> = {
   'text/xml': '.xml',
 };
 
+/** Documents whose references are rewritten to export paths; everything else is placed as is. */
+const REWRITTEN_TYPES = new Set([
+  'text/html',
+  'application/xhtml+xml',
+  'text/css',
+  'application/manifest+json',
+]);
+
 /** Files written at once. */
 const WRITERS = 16;
 
@@ -127,11 +135,12 @@ export async function exportStatic(
   dir: string,
   options: {
     /**
-     * Hard-link files from a store on disk instead of copying them: no bytes are copied. Only for a
-     * store that is thrown away afterwards (the CLI's temporary one): a linked file shares its bytes
-     * with the blob, so editing one would change the other.
+     * How files of a store on disk get into the export: `copy` (the default), `link` (hard links:
+     * no bytes copied, but a linked file shares its bytes with the blob, so editing one changes the
+     * other) or `move` (the blob is renamed into place, later duplicates are linked to it: the store
+     * is left without them). `link` and `move` are for a store thrown away afterwards (the CLI's).
      */
-    linkBlobs?: boolean;
+    placeBlobs?: 'copy' | 'link' | 'move';
   } = {},
 ): Promise<{ files: number; bytes: number }> {
   const byCopyPath = new Map<string, string>();
@@ -149,6 +158,14 @@ export async function exportStatic(
     plan.push({ entry, file });
   }
 
+  // References in the copy are root-relative copy paths, and the export is served from its root
+  // too. When every copy path keeps its name in the export (a folder's `/` becoming its
+  // `/index.html` counts as the same name for a static server), no reference needs rewriting: the
+  // documents are placed byte for byte like any other file.
+  const rewriteDocuments = plan.some(
+    ({ entry, file }) =>
+      file !== entry.path && !(entry.path.endsWith('/') && file === `${entry.path}index.html`),
+  );
   const copyBase = 'http://copy.invalid';
   const toExport = (copyPath: string) => byCopyPath.get(copyPath);
   const visitor: RefVisitor = (ref) => {
@@ -178,11 +195,42 @@ export async function exportStatic(
     'pathOf' in store && typeof store.pathOf === 'function'
       ? (store.pathOf as (h: string) => string)
       : null;
-  let linkBlobs = options.linkBlobs ?? false;
-  const placeFile = async (from: string, to: string, link: boolean) => {
-    if (link) {
+  let placeBlobs = options.placeBlobs ?? 'copy';
+  /** Blobs that are read to be rewritten: never moved away, whatever else shares their bytes. */
+  const readLater = new Set(
+    plan
+      .filter(
+        ({ entry }) =>
+          rewriteDocuments &&
+          entry.status < 300 &&
+          REWRITTEN_TYPES.has(mediaType(entry.contentType)),
+      )
+      .map(({ entry }) => entry.hash),
+  );
+  /** Where each moved blob went: later files with the same bytes are linked to it. */
+  const movedTo = new Map<string, Promise<string>>();
+  const place = async (hash: string, to: string): Promise<void> => {
+    const from = blobPath!(hash);
+    if (placeBlobs === 'move' && readLater.has(hash)) return place2(from, to, 'link');
+    if (placeBlobs === 'move') {
+      const first = movedTo.get(hash);
+      if (first) return place2(await first, to, 'link');
+      let done!: (file: string) => void;
+      movedTo.set(hash, new Promise<string>((resolve) => (done = resolve)));
       try {
-        return await fs.link(from, to);
+        await place2(from, to, 'move');
+      } finally {
+        // The blob is in `to` now; or, when the move failed over to copying, still where it was.
+        done(placeBlobs === 'move' ? to : from);
+      }
+      return;
+    }
+    return place2(from, to, placeBlobs);
+  };
+  const place2 = async (from: string, to: string, how: 'copy' | 'link' | 'move') => {
+    if (how !== 'copy') {
+      try {
+        return how === 'move' ? await fs.rename(from, to) : await fs.link(from, to);
       } catch (err) {
         // Another file system (EXDEV) or no hard links there: copy from now on.
         if (
@@ -191,7 +239,7 @@ export async function exportStatic(
           )
         )
           throw err;
-        linkBlobs = false;
+        placeBlobs = 'copy';
       }
     }
     await fs.copyFile(from, to);
@@ -214,12 +262,7 @@ export async function exportStatic(
     }
     const type = mediaType(entry.contentType);
     const documentUrl = `${copyBase}${entry.path}`;
-    if (
-      type === 'text/html' ||
-      type === 'application/xhtml+xml' ||
-      type === 'text/css' ||
-      type === 'application/manifest+json'
-    ) {
+    if (rewriteDocuments && REWRITTEN_TYPES.has(type)) {
       const text = (await readBlob(store, entry.hash)).toString('utf8');
       const output =
         type === 'text/css'
@@ -230,7 +273,7 @@ export async function exportStatic(
       await fs.writeFile(target, output);
       bytes += Buffer.byteLength(output);
     } else {
-      if (blobPath) await placeFile(blobPath(entry.hash), target, linkBlobs);
+      if (blobPath) await place(entry.hash, target);
       else await pipeline(Readable.from(store.read(entry.hash)), createWriteStream(target));
       bytes += entry.size;
     }

@@ -9,10 +9,10 @@ import { createFsBlobStore } from './fs-blob-store.js';
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-function store() {
+function store(scratch = false) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blobs-'));
   dirs.push(dir);
-  return { dir, blobs: createFsBlobStore(dir) };
+  return { dir, blobs: createFsBlobStore(dir, { scratch }) };
 }
 
 async function* chunks(data: Buffer, size: number) {
@@ -21,11 +21,13 @@ async function* chunks(data: Buffer, size: number) {
 
 describe('filesystem blob store', () => {
   it.each([
-    ['empty', 0],
-    ['small', 1000],
-    ['large (streamed)', 3 * 1024 * 1024 + 17],
-  ])('stores a %s body under its sha256 and reads it back', async (_name, length) => {
-    const { blobs } = store();
+    ['empty', 0, false],
+    ['small', 1000, false],
+    ['large (streamed)', 3 * 1024 * 1024 + 17, false],
+    ['small (scratch store)', 1000, true],
+    ['large (scratch store)', 3 * 1024 * 1024 + 17, true],
+  ])('stores a %s body under its sha256 and reads it back', async (_name, length, scratch) => {
+    const { blobs } = store(scratch);
     const data = Buffer.alloc(length, 7);
     data.write('x'.repeat(Math.min(length, 10)));
     const { hash, size } = await blobs.put(chunks(data, 64 * 1024));
@@ -43,6 +45,13 @@ describe('filesystem blob store', () => {
     expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
     expect(await createFsBlobStore(dir).has(a.hash)).toBe(true);
     expect(await blobs.has('0'.repeat(64))).toBe(false);
+  });
+
+  it('keeps a scratch store in 256 folders', async () => {
+    const { dir, blobs } = store(true);
+    const { hash } = await blobs.put(chunks(Buffer.from('scratch'), 3));
+    expect(blobs.pathOf(hash)).toBe(path.join(dir, hash.slice(0, 2), hash));
+    expect(fs.readFileSync(blobs.pathOf(hash), 'utf8')).toBe('scratch');
   });
 
   it('removes the temporary file when the body fails midway', async () => {

@@ -9,6 +9,15 @@ const HASH_PATTERN = /^[0-9a-f]{64}$/;
 /** Bodies up to this size are written in one call; larger ones stream to disk as they arrive. */
 const SMALL_BODY_BYTES = 256 * 1024;
 
+export interface FsBlobStoreOptions {
+  /**
+   * A store used for one run and deleted afterwards (the CLI's): blobs live under `root/ab/<sha256>`
+   * (256 folders, not 65,536) and small bodies are written straight to their name, without the
+   * temporary file and rename that make a lasting store crash-safe.
+   */
+  scratch?: boolean;
+}
+
 /**
  * Blobs as files under `root/ab/cd/<sha256>`. A body is written to a temporary file and renamed into
  * place once its hash is known (atomic: a crash never leaves a half-written blob under a real name).
@@ -16,14 +25,20 @@ const SMALL_BODY_BYTES = 256 * 1024;
  * Mirroring writes thousands of small files at once, so directory creation and repeated writes of a
  * body already stored are skipped after the first time.
  */
-export function createFsBlobStore(root: string): BlobStore & { pathOf(hash: string): string } {
+export function createFsBlobStore(
+  root: string,
+  options: FsBlobStoreOptions = {},
+): BlobStore & { pathOf(hash: string): string } {
+  const scratch = options.scratch ?? false;
   const tmpDir = path.join(root, 'tmp');
   const madeDirs = new Map<string, Promise<unknown>>();
   const written = new Set<string>();
 
   const pathOf = (hash: string) => {
     if (!HASH_PATTERN.test(hash)) throw new Error(`not a blob hash: ${hash}`);
-    return path.join(root, hash.slice(0, 2), hash.slice(2, 4), hash);
+    return scratch
+      ? path.join(root, hash.slice(0, 2), hash)
+      : path.join(root, hash.slice(0, 2), hash.slice(2, 4), hash);
   };
   const ensureDir = (dir: string) => {
     let made = madeDirs.get(dir);
@@ -67,6 +82,9 @@ export function createFsBlobStore(root: string): BlobStore & { pathOf(hash: stri
           await once(stream, 'close');
           await ensureDir(path.dirname(target));
           await fs.rename(tmp, target);
+        } else if (!written.has(hash) && scratch) {
+          await ensureDir(path.dirname(target));
+          await fs.writeFile(target, Buffer.concat(chunks));
         } else if (!written.has(hash)) {
           await Promise.all([ensureDir(tmpDir), ensureDir(path.dirname(target))]);
           tmp = tmpName();

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFsBlobStore } from '../storage/fs-blob-store.js';
+import type { Manifest, ManifestEntry } from '../types.js';
+import { exportStatic } from './export-static.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function copyOf(files: Record<string, [contentType: string, body: string]>) {
+  const store = createFsBlobStore(tempDir(), { scratch: true });
+  const entries: ManifestEntry[] = [];
+  for (const [copyPath, [contentType, body]] of Object.entries(files)) {
+    const { hash, size } = await store.put(
+      (async function* () {
+        yield Buffer.from(body);
+      })(),
+    );
+    entries.push({
+      path: copyPath,
+      url: `https://example.com${copyPath}`,
+      kind: contentType.startsWith('text/html') ? 'page' : 'asset',
+      status: 200,
+      contentType,
+      hash,
+      size,
+      headers: {},
+    });
+  }
+  const manifest: Manifest = {
+    version: 1,
+    startUrl: 'https://example.com/',
+    entryPath: '/',
+    createdAt: new Date(0).toISOString(),
+    entries,
+    failures: [],
+    notes: [],
+    stats: {
+      pages: 0,
+      assets: 0,
+      bytes: 0,
+      requests: 0,
+      notModified: 0,
+      rendered: 0,
+      durationMs: 0,
+    },
+  };
+  return { store, manifest };
+}
+
+const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+
+describe('static export', () => {
+  it('places documents byte for byte when every copy path keeps its name', async () => {
+    // Odd but valid markup and a relative reference: nothing is re-serialized.
+    const page = '<!doctype html><P CLASS=x>Hi <a href="docs/a.html">a</a> <img src=/i.png>';
+    const { store, manifest } = await copyOf({
+      '/': ['text/html; charset=utf-8', page],
+      '/docs/a.html': ['text/html', '<a href="/">home</a>'],
+      '/s.css': ['text/css', 'a{background:url( /i.png )}'],
+      '/i.png': ['image/png', 'PNG'],
+    });
+    const out = tempDir();
+    await exportStatic(manifest, store, out, { placeBlobs: 'move' });
+    expect(read(out, 'index.html')).toBe(page);
+    expect(read(out, 'docs/a.html')).toBe('<a href="/">home</a>');
+    expect(read(out, 's.css')).toBe('a{background:url( /i.png )}');
+    expect(read(out, 'i.png')).toBe('PNG');
+  });
+
+  it('rewrites references when some copy paths get another name in the export', async () => {
+    const { store, manifest } = await copyOf({
+      '/': ['text/html', '<a href="/list?page=2">next</a> <a href="/about">about</a>'],
+      '/list?page=2': ['text/html', '<link rel=stylesheet href="/s.css">'],
+      '/about': ['text/html', 'About'],
+      '/s.css': ['text/css', 'a{color:red}'],
+    });
+    const out = tempDir();
+    await exportStatic(manifest, store, out, { placeBlobs: 'move' });
+    expect(read(out, 'index.html')).toContain('href="/list@page=2.html"');
+    expect(read(out, 'index.html')).toContain('href="/about.html"');
+    expect(read(out, 'list@page=2.html')).toContain('href="/s.css"');
+    expect(read(out, 's.css')).toBe('a{color:red}');
+  });
+});

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { DNS_E2E_ENV } from './support/dns';
 import { SEARCH_API_ENV } from './support/search-api';
 import { BASE_URL, E2E_PORT } from './support/server';
 
@@ -64,6 +65,8 @@ export default defineConfig({
       MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
       // Idea search's web provider points at a local stand-in that lists a locally served reference.
       ...SEARCH_API_ENV,
+      // Domain checks ask the DNS stand-in of e2e/domains.spec.ts.
+      ...DNS_E2E_ENV,
     },
   },
 });

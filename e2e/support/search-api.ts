@@ -28,8 +28,15 @@ export interface SearchApi {
   close: () => Promise<void>;
 }
 
-/** Answers every query with `results` (Brave: `{ web: { results } }`, key in X-Subscription-Token). */
-export async function startSearchApi(results: WebResult[]): Promise<SearchApi> {
+/**
+ * Answers every query with `results` (Brave: `{ web: { results } }`, key in X-Subscription-Token).
+ * The server knows one stand-in address, so specs running in parallel take turns: while another
+ * spec's stand-in holds the port, this waits for it (up to `waitForPortMs`).
+ */
+export async function startSearchApi(
+  results: WebResult[],
+  { waitForPortMs = 20_000 }: { waitForPortMs?: number } = {},
+): Promise<SearchApi> {
   const queries: string[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -46,10 +53,29 @@ export async function startSearchApi(results: WebResult[]): Promise<SearchApi> {
     queries.push(url.searchParams.get('q') ?? '');
     send(200, { type: 'search', web: { type: 'search', results } });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(E2E_SEARCH_PORT, '127.0.0.1', resolve);
-  });
+  const deadline = Date.now() + waitForPortMs;
+  for (;;) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onError = (error: Error) => {
+          server.off('listening', onListening);
+          reject(error);
+        };
+        const onListening = () => {
+          server.off('error', onError);
+          resolve();
+        };
+        server.once('error', onError);
+        server.once('listening', onListening);
+        server.listen(E2E_SEARCH_PORT, '127.0.0.1');
+      });
+      break;
+    } catch (error) {
+      const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!inUse || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
   return {
     queries,
     close: () =>

@@ -22,17 +22,27 @@ import {
   createCustomizeService,
   type CustomizeService,
 } from './modules/customize/customize.service.js';
+import { createPaymentProvider } from './modules/payments/payment-providers.js';
+import {
+  createPaymentsService,
+  type PaymentsService,
+} from './modules/payments/payments.service.js';
 import {
   createScreenshotsService,
   type ScreenshotsService,
 } from './modules/screenshots/screenshots.service.js';
 import { createThumbnailVersionJob } from './modules/screenshots/thumbnail-version.job.js';
+import { createDomainRegistry, type DomainRegistry } from './modules/domains/domain-registry.js';
+import { createDomainsService, type DomainsService } from './modules/domains/domains.service.js';
+import { createParkingPages } from './modules/parking/parking-pages.js';
+import { createParkingService, type ParkingService } from './modules/parking/parking.service.js';
 import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
 import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
 import {
   createBrowserLauncher,
   type BrowserLauncher,
 } from './platform/browser/browser-launcher.js';
+import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
 import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
 import type { JobQueue } from './platform/jobs/job.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
@@ -50,6 +60,10 @@ declare module 'fastify' {
     jobs: JobQueue;
     browser: BrowserLauncher;
     screenshotsService: ScreenshotsService;
+    paymentsService: PaymentsService;
+    domainRegistry: DomainRegistry;
+    domainsService: DomainsService;
+    parkingService: ParkingService;
   }
 }
 
@@ -115,13 +129,37 @@ export async function buildApp(
   );
 
   const blobs = createFsBlobStore(config.mirror.blobsDir);
-  const jobs = createLocalJobQueue({
+  const jobs: JobQueue = config.jobs.redisUrl
+    ? createBullmqJobQueue({
+        redisUrl: config.jobs.redisUrl,
+        log: app.log,
+        concurrency: config.jobs.concurrency,
+        leaseMs: config.jobs.leaseMs,
+      })
+    : createLocalJobQueue({
+        db: database.db,
+        log: app.log,
+        concurrency: config.jobs.concurrency,
+        leaseMs: config.jobs.leaseMs,
+      });
+  // Active custom and parked domains, in memory for host routing and the TLS edge's ask.
+  const domainRegistry = createDomainRegistry({ db: database.db, log: app.log });
+  await domainRegistry.refresh();
+  const parkingPages = createParkingPages({
     db: database.db,
-    log: app.log,
-    concurrency: config.jobs.concurrency,
-    leaseMs: config.jobs.leaseMs,
+    limiter,
+    mailer: deps.mailer ?? createMailer(config.mail, app.log),
+    config,
   });
-  const sitesHost = createSitesHost({ db: database.db, blobs, config, log: app.log });
+  domainRegistry.onChange(() => parkingPages.invalidate());
+  const sitesHost = createSitesHost({
+    db: database.db,
+    blobs,
+    config,
+    log: app.log,
+    domains: domainRegistry,
+    parking: parkingPages,
+  });
   sitesFront.attach(sitesHost, app.log);
   const onPublished = (siteId: string) => sitesHost.invalidate(siteId);
   // One Chromium per process, launched on first use (screenshots, thumbnails of versions).
@@ -194,6 +232,48 @@ export async function buildApp(
       onPublished,
     }),
   );
+  // The test-mode provider reports its state changes to the service that owns our billing state.
+  const paymentProviders = createPaymentProvider(config, {
+    db: database.db,
+    log: app.log,
+    onEvent: (event) => paymentsService.applyEvent(event),
+  });
+  const paymentsService = createPaymentsService({
+    db: database.db,
+    ...paymentProviders,
+    sites: sitesService,
+    limiter,
+    config,
+    log: app.log,
+  });
+  app.decorate('paymentsService', paymentsService);
+  const domainsService = createDomainsService({
+    db: database.db,
+    sites: sitesService,
+    registry: domainRegistry,
+    limiter,
+    config,
+    log: app.log,
+  });
+  app.decorate('domainRegistry', domainRegistry);
+  app.decorate('domainsService', domainsService);
+  app.decorate(
+    'parkingService',
+    createParkingService({
+      db: database.db,
+      domains: domainsService,
+      onPageChanged: (domainId) => parkingPages.invalidate(domainId),
+      log: app.log,
+    }),
+  );
+  // Other processes' domain changes reach this one's routes within this time.
+  const domainRoutes = setInterval(() => {
+    domainRegistry
+      .refresh()
+      .catch((err: unknown) => app.log.error({ err }, 'domain routes refresh failed'));
+  }, 30_000);
+  domainRoutes.unref();
+  app.addHook('onClose', async () => clearInterval(domainRoutes));
   if (deps.runJobs !== false) {
     jobs.start();
     const maintenance = setInterval(() => {
@@ -202,12 +282,29 @@ export async function buildApp(
         .catch((err: unknown) => app.log.error({ err }, 'site maintenance failed'));
     }, 10 * 60_000);
     maintenance.unref();
+    // Test-mode renewals are due to the minute; the tick also forgets old webhook event ids.
+    const billing = setInterval(() => {
+      paymentsService
+        .runMaintenance()
+        .catch((err: unknown) => app.log.error({ err }, 'billing maintenance failed'));
+    }, 60_000);
+    billing.unref();
+    // DNS checks of pending domains (with back-off) and the daily look at active ones.
+    const domainChecks = setInterval(() => {
+      domainsService
+        .runDueChecks()
+        .catch((err: unknown) => app.log.error({ err }, 'domain checks failed'));
+    }, 30_000);
+    domainChecks.unref();
     app.addHook('onClose', async () => {
+      clearInterval(domainChecks);
       clearInterval(maintenance);
+      clearInterval(billing);
       await jobs.stop(config.shutdownTimeoutMs / 2);
     });
   }
   app.addHook('onClose', () => sitesHost.close());
+  app.addHook('onClose', () => jobs.close());
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -217,17 +314,30 @@ export async function buildApp(
   // never see the app's headers, API or SPA.
   registerSitesHost(app, sitesFront, sitesHost);
 
+  // Stripe.js is loaded from Stripe's host and frames its card fields from there (Stripe only).
+  const stripeHosts = config.payments.stripe
+    ? {
+        script: ['https://js.stripe.com'],
+        frame: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+        connect: ['https://api.stripe.com'],
+      }
+    : { script: [], frame: [], connect: [] };
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...stripeHosts.script],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", `http://*.${config.sitesDomain}:*`, `https://*.${config.sitesDomain}`],
+        connectSrc: ["'self'", ...stripeHosts.connect],
+        frameSrc: [
+          "'self'",
+          `http://*.${config.sitesDomain}:*`,
+          `https://*.${config.sitesDomain}`,
+          ...stripeHosts.frame,
+        ],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -13,4 +13,7 @@ export * from './edit-plan.js';
 export * from './ideas.js';
 export * from './customize.js';
 export * from './screenshots.js';
+export * from './payment-rules.js';
 export * from './payments.js';
+export * from './domain-rules.js';
+export * from './domains.js';

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -12,6 +13,36 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A comma-separated list; blanks dropped. */
+function commaList(item: z.ZodType<string, string>) {
+  return z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    )
+    .pipe(z.array(item));
+}
+
+const hostName = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i, 'must be a host name such as sites.example.com');
+const ipv4 = z
+  .string()
+  .refine((v) => isIP(v) === 4, 'must list IPv4 addresses such as 203.0.113.7');
+const ipv6 = z
+  .string()
+  .refine((v) => isIP(v) === 6, 'must list IPv6 addresses such as 2001:db8::7');
+/** `1.1.1.1`, `127.0.0.1:5353`, `::1` or `[::1]:5353`, as node's Resolver#setServers takes them. */
+const dnsServer = z.string().refine((v) => {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v);
+  if (bracketed) return isIP(bracketed[1]!) === 6;
+  const withPort = /^([\d.]+):(\d{1,5})$/.exec(v);
+  return isIP(withPort ? withPort[1]! : v) !== 0;
+}, 'must list DNS servers as 1.1.1.1, 127.0.0.1:5353 or [::1]:5353');
 
 const EnvSchema = z
   .object({
@@ -53,6 +84,10 @@ const EnvSchema = z
     VERSION_THUMBNAILS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
     SEARCH_API_KEY: z.string().min(1).optional(),
     SEARCH_API_URL: z
       .url({ protocol: /^https?$/ })
@@ -85,6 +120,18 @@ const EnvSchema = z
       .optional(),
     /** TEST-ONLY: where the Stripe SDK sends requests (a local server speaking Stripe's API). */
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** More host names answered as the app (not as tenant sites), e.g. an internal service name. */
+    APP_HOSTS: commaList(hostName).default([]),
+    /** Where custom subdomains point their CNAME; defaults to SITES_DOMAIN. */
+    SITES_CNAME_TARGET: hostName.optional(),
+    /** Addresses apex custom domains point their A / AAAA records at. */
+    SITES_IPV4: commaList(ipv4).default([]),
+    SITES_IPV6: commaList(ipv6).default([]),
+    /** DNS servers that domain checks ask; the system's resolvers when unset. */
+    DNS_SERVERS: commaList(dnsServer).default([]),
+    DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(1_500),
+    /** CAA issuer domains of the certificate authority the TLS edge uses. */
+    CAA_ISSUERS: commaList(hostName).default(['letsencrypt.org']),
   })
   .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }))
   .superRefine((env, ctx) => {
@@ -124,6 +171,11 @@ export interface Config {
   /** Host name of the app itself, e.g. localhost or app.example.com. */
   appHost: string;
   sitesDomain: string;
+  /**
+   * Host names answered as the app: its own host, the loopback names and APP_HOSTS. Any other
+   * host is a tenant's (a subdomain of SITES_DOMAIN, a custom or parked domain, or nobody's).
+   */
+  appHosts: string[];
   dataDir: string;
   database:
     | { kind: 'sqlite'; file: string }
@@ -146,7 +198,8 @@ export interface Config {
     versionThumbnails: boolean;
   };
   /** A running job renews its lease; when its process dies the job runs again after the lease. */
-  jobs: { concurrency: number; leaseMs: number };
+  /** Jobs run from the database table, or from BullMQ on Redis when `redisUrl` is set. */
+  jobs: { concurrency: number; leaseMs: number; redisUrl: string | undefined };
   /** Idea search: the bundled catalogue always; a web search API (Brave's shape) when a key is set. */
   search: { apiKey: string | undefined; apiUrl: string };
   /**
@@ -178,6 +231,19 @@ export interface Config {
         }
       | undefined;
   };
+  /** Custom and parked domains: what their DNS records point at, and how they are checked. */
+  domains: {
+    /** Where a custom subdomain's CNAME points (SITES_CNAME_TARGET, default SITES_DOMAIN). */
+    cnameTarget: string;
+    /** What apex domains point A / AAAA records at; none means "ALIAS to cnameTarget". */
+    ipv4: string[];
+    ipv6: string[];
+    /** Servers the checks ask (`ip` or `ip:port`); empty means the system's resolvers. */
+    dnsServers: string[];
+    dnsTimeoutMs: number;
+    /** CAA `issue` values that allow our certificate authority. */
+    caaIssuers: string[];
+  };
 }
 
 export class ConfigError extends Error {
@@ -207,6 +273,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appUrl: env.APP_URL.replace(/\/+$/, ''),
     appHost: new URL(env.APP_URL).hostname,
     sitesDomain: env.SITES_DOMAIN.toLowerCase(),
+    appHosts: [
+      ...new Set(
+        [new URL(env.APP_URL).hostname.replace(/^\[|\]$/g, ''), 'localhost', '127.0.0.1', '::1']
+          .concat(env.APP_HOSTS)
+          .map((host) => host.toLowerCase()),
+      ),
+    ],
     dataDir,
     database: env.DATABASE_URL
       ? {
@@ -233,7 +306,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       blobsDir: path.join(dataDir, 'blobs'),
       versionThumbnails: env.VERSION_THUMBNAILS,
     },
-    jobs: { concurrency: env.JOB_CONCURRENCY, leaseMs: env.JOB_LEASE_MS },
+    jobs: {
+      concurrency: env.JOB_CONCURRENCY,
+      leaseMs: env.JOB_LEASE_MS,
+      redisUrl: env.REDIS_URL,
+    },
     search: { apiKey: env.SEARCH_API_KEY, apiUrl: env.SEARCH_API_URL },
     ai: {
       baseUrl: env.AI_BASE_URL,
@@ -253,6 +330,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             apiUrl: env.STRIPE_API_URL,
           }
         : undefined,
+    },
+    domains: {
+      cnameTarget: (env.SITES_CNAME_TARGET ?? env.SITES_DOMAIN).toLowerCase(),
+      ipv4: env.SITES_IPV4,
+      ipv6: env.SITES_IPV6.map((address) => address.toLowerCase()),
+      dnsServers: env.DNS_SERVERS,
+      dnsTimeoutMs: env.DNS_TIMEOUT_MS,
+      caaIssuers: env.CAA_ISSUERS.map((issuer) => issuer.toLowerCase()),
     },
   };
 }

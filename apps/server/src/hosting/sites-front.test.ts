@@ -273,17 +273,21 @@ describe('sites front: tenant hosts are answered before Fastify', () => {
 
 describe('sites front: the listener', () => {
   it('tells tenant hosts from the app host', () => {
-    const front = createSitesFront({ appHost: 'app.example', sitesDomain: 'sites.example' });
+    const front = createSitesFront({ appHosts: ['app.example', 'localhost', '127.0.0.1', '::1'] });
     expect(front.isTenantHost('demo.sites.example')).toBe(true);
     expect(front.isTenantHost('Demo.Sites.Example:8080')).toBe(true);
     expect(front.isTenantHost('demo.sites.example.')).toBe(true);
-    expect(front.isTenantHost('a.b.sites.example')).toBe(false);
-    expect(front.isTenantHost('sites.example')).toBe(false);
+    // Custom domains and names nobody has are tenants' too (the sites host says "No site here").
+    expect(front.isTenantHost('shop.example.com')).toBe(true);
+    expect(front.isTenantHost('a.b.sites.example')).toBe(true);
     expect(front.isTenantHost('app.example')).toBe(false);
+    expect(front.isTenantHost('App.Example:443')).toBe(false);
+    expect(front.isTenantHost('127.0.0.1:8080')).toBe(false);
+    expect(front.isTenantHost('[::1]:8080')).toBe(false);
     expect(front.isTenantHost(undefined)).toBe(false);
     expect(front.isTenantHost('')).toBe(false);
     // The app may share its host name with the sites domain (localhost in development).
-    const dev = createSitesFront({ appHost: 'localhost', sitesDomain: 'localhost' });
+    const dev = createSitesFront({ appHosts: ['localhost'] });
     expect(dev.isTenantHost('localhost:8080')).toBe(false);
     expect(dev.isTenantHost('demo.localhost:8080')).toBe(true);
     for (let i = 0; i < 3000; i++) dev.isTenantHost(`s${i}.localhost`);
@@ -291,7 +295,7 @@ describe('sites front: the listener', () => {
   });
 
   it('answers on a busy keep-alive connection after close with Connection: close', async () => {
-    const front = createSitesFront({ appHost: 'localhost', sitesDomain: 'localhost' });
+    const front = createSitesFront({ appHosts: ['localhost'] });
     const sites: TenantHandler = {
       async handleNode(req, res) {
         if (req.url === '/slow') await new Promise((resolve) => setTimeout(resolve, 300));

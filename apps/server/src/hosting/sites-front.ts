@@ -1,8 +1,9 @@
 /**
  * The product's HTTP front: the one `node:http` request listener of the app's server. A request for
- * a tenant host (`{sub}.{SITES_DOMAIN}`) is answered by the sites host's `handleNode` right there,
- * before Fastify sees it: no Fastify request/reply objects, hooks, logging or routing, and none of
- * the app's headers, API or SPA. Everything else goes to Fastify unchanged.
+ * a tenant host (any host name but the app's own: `{sub}.{SITES_DOMAIN}`, custom and parked
+ * domains) is answered by the sites host's `handleNode` right there, before Fastify sees it: no
+ * Fastify request/reply objects, hooks, logging or routing, and none of the app's headers, API or
+ * SPA. Everything else goes to Fastify unchanged.
  *
  * `buildApp` passes `serverFactory` to Fastify and `attach`es its sites host; bench:hosting runs
  * the same `buildApp`, so the benchmark measures this very path.
@@ -11,7 +12,7 @@ import http from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 import type { Config } from '../config/env.js';
 import type { SiteLogger } from './site-server.js';
-import { hostnameOf, siteLabelOf } from './tenant-host.js';
+import { hostnameOf, isTenantHostname } from './tenant-host.js';
 
 /** What answers tenant requests (a `SitesHost`, or a bare `SiteServer`). */
 export interface TenantHandler {
@@ -37,7 +38,7 @@ export interface SitesFront {
 /** Distinct Host values remembered; past that the table starts over (hosts are attacker-chosen). */
 const MAX_REMEMBERED_HOSTS = 1024;
 
-export function createSitesFront(config: Pick<Config, 'appHost' | 'sitesDomain'>): SitesFront {
+export function createSitesFront(config: Pick<Config, 'appHosts'>): SitesFront {
   let sites: TenantHandler | null = null;
   let log: SiteLogger | undefined;
   const decided = new Map<string, boolean>();
@@ -47,7 +48,7 @@ export function createSitesFront(config: Pick<Config, 'appHost' | 'sitesDomain'>
     let tenant = decided.get(hostHeader);
     if (tenant === undefined) {
       const hostname = hostnameOf(hostHeader);
-      tenant = hostname !== config.appHost && siteLabelOf(hostname, config.sitesDomain) !== null;
+      tenant = isTenantHostname(hostname, config.appHosts);
       if (decided.size >= MAX_REMEMBERED_HOSTS) decided.clear();
       decided.set(hostHeader, tenant);
     }

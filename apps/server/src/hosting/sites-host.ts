@@ -1,13 +1,15 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { versionIdOfPreviewLabel } from '@mirror/contract';
 import type { BlobStore } from '@mirror/engine';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from '../config/env.js';
+import type { DomainRegistry, HostRoute } from '../modules/domains/domain-registry.js';
 import { loadManifest } from '../modules/sites/manifests.js';
 import type { Db } from '../platform/db/database.js';
-import { createSiteServer } from './site-server.js';
+import { createSiteServer, type SiteLogger } from './site-server.js';
 import type { SitesFront } from './sites-front.js';
-import { siteLabelOf } from './tenant-host.js';
+import { hostnameOf, siteLabelOf } from './tenant-host.js';
 
 const FLUSH_EVERY_MS = 5_000;
 
@@ -86,21 +88,54 @@ function createVisitCounter(db: Db, log: FastifyInstance['log'] | null) {
   };
 }
 
-/** The sites host: `{sub}.{SITES_DOMAIN}` answered from the site's live version. */
+/** Answers the requests of an active parked domain: its parking page and its forms. */
+export interface ParkedDomainHandler {
+  handleNode(
+    req: IncomingMessage,
+    res: ServerResponse,
+    domainId: string,
+    log: SiteLogger,
+  ): Promise<void>;
+}
+
+/** Distinct Host values whose domain route is remembered (hosts are attacker-chosen). */
+const MAX_REMEMBERED_ROUTES = 4096;
+const DONE: Promise<void> = Promise.resolve();
+
+/**
+ * The sites host: `{sub}.{SITES_DOMAIN}` and active custom domains answered from the site's live
+ * version, an apex's www companion redirected to the host the owner chose, parked domains answered
+ * with their parking page, and any other host with "No site here".
+ */
 export function createSitesHost(deps: {
   db: Db;
   blobs: BlobStore;
   config: Config;
   log?: FastifyInstance['log'];
+  /** Active custom and parked domains (none without it). */
+  domains?: DomainRegistry;
+  parking?: ParkedDomainHandler;
 }) {
-  const { db, blobs, config } = deps;
+  const { db, blobs, config, domains } = deps;
   const visits = createVisitCounter(db, deps.log ?? null);
   const server = createSiteServer(
     {
       blobs,
       async resolveHost(hostname) {
         const label = siteLabelOf(hostname, config.sitesDomain);
-        if (!label) return null;
+        if (!label) {
+          // A custom domain serves its site's live version, exactly like the site's subdomain.
+          const route = domains?.route(hostname);
+          if (route?.kind !== 'site') return null;
+          const site = await db
+            .selectFrom('sites')
+            .select(['id', 'live_version_id'])
+            .where('id', '=', route.siteId)
+            .executeTakeFirst();
+          return site?.live_version_id
+            ? { siteId: site.id, versionId: site.live_version_id }
+            : null;
+        }
         const previewOf = versionIdOfPreviewLabel(label);
         if (previewOf) {
           // Any completed version, by its unguessable id: drafts before review, rollbacks before
@@ -130,15 +165,84 @@ export function createSitesHost(deps: {
     },
     { appUrl: config.appUrl },
   );
+  // A domain that became active (or stopped being) is served accordingly at once.
+  domains?.onChange(() => server.invalidate());
+
+  const appProtocol = new URL(config.appUrl).protocol.slice(0, -1);
+  let remembered = new Map<string, HostRoute | null>();
+  let rememberedVersion = -1;
+
+  /** The route of a Host header that is not a subdomain of SITES_DOMAIN (memoized per value). */
+  function domainRouteOf(hostHeader: string): HostRoute | null {
+    if (!domains) return null;
+    if (rememberedVersion !== domains.version) {
+      remembered = new Map();
+      rememberedVersion = domains.version;
+    }
+    let route = remembered.get(hostHeader);
+    if (route === undefined) {
+      const hostname = hostnameOf(hostHeader);
+      route =
+        siteLabelOf(hostname, config.sitesDomain) === null
+          ? (domains.route(hostname) ?? null)
+          : null;
+      if (remembered.size >= MAX_REMEMBERED_ROUTES) remembered.clear();
+      remembered.set(hostHeader, route);
+    }
+    return route;
+  }
+
+  /** Sends the www (or apex) companion to the host the owner chose, keeping path and query. */
+  function redirect(req: IncomingMessage, res: ServerResponse, to: string): void {
+    const hostHeader = req.headers.host ?? '';
+    const port = /:\d+$/.exec(hostHeader.startsWith('[') ? '' : hostHeader)?.[0] ?? '';
+    const forwarded = config.trustProxy ? req.headers['x-forwarded-proto'] : undefined;
+    const proto =
+      typeof forwarded === 'string' && /^https?$/.test(forwarded.split(',')[0]!.trim())
+        ? forwarded.split(',')[0]!.trim()
+        : appProtocol;
+    const path = (req.url ?? '/').startsWith('/') ? (req.url ?? '/') : '/';
+    res.writeHead(308, {
+      location: `${proto}://${to}${port}${path}`,
+      'content-length': '0',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    });
+    res.end();
+  }
+
+  function handleNode(req: IncomingMessage, res: ServerResponse, log?: SiteLogger): Promise<void> {
+    const route = domainRouteOf(req.headers.host ?? '');
+    if (route !== null) {
+      if (route.kind === 'redirect') {
+        redirect(req, res, route.to);
+        return DONE;
+      }
+      if (route.kind === 'parked' && deps.parking) {
+        return deps.parking.handleNode(req, res, route.domainId, log ?? consoleLog);
+      }
+    }
+    return server.handleNode(req, res, log);
+  }
+
   return {
-    handle: server.handle,
-    handleNode: server.handleNode,
+    handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      reply.hijack();
+      return handleNode(request.raw, reply.raw, request.log);
+    },
+    handleNode,
     /** A site's live version changed or the site is gone. */
     invalidate: (_siteId?: string) => server.invalidate(),
     flushVisits: visits.flush,
     close: visits.close,
   };
 }
+
+const consoleLog: SiteLogger = {
+  warn: (details, message) => console.warn(message, details),
+  error: (details, message) => console.error(message, details),
+};
 
 export type SitesHost = ReturnType<typeof createSitesHost>;
 

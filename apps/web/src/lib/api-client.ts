@@ -27,6 +27,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** `blob` for file downloads (a zip, an invoice); JSON otherwise. */
   responseType?: 'json' | 'blob';
+  /** Extra request headers, e.g. an `Idempotency-Key` on calls that charge a card. */
+  headers?: Record<string, string>;
 }
 
 export interface ApiClientConfig {
@@ -97,6 +99,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const { method = 'GET', body, defaultMessage, signal, responseType = 'json' } = options;
   const token = getToken();
   const headers: Record<string, string> = {
+    ...options.headers,
     Accept: responseType === 'blob' ? '*/*' : 'application/json',
   };
   if (body !== undefined) headers['Content-Type'] = 'application/json';

@@ -129,7 +129,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await auth.deleteAccount(await requireAuth(request));
+      const context = await requireAuth(request);
+      // A subscription ends first, so a deleted account is never charged again.
+      await app.paymentsService.endBillingForDeletedAccount(context.user);
+      await auth.deleteAccount(context);
       return { success: true, message: AUTH_MESSAGES.accountDeleted };
     },
   );

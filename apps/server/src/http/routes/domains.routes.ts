@@ -7,6 +7,7 @@ import {
   CloneRecord,
   CloneRequestBody,
   CloneStatusResponse,
+  DomainsOverview,
   MessageResponse,
   SiteIdParams,
   SiteVersion,
@@ -17,6 +18,7 @@ import { exportStatic, readBlob, type Manifest } from '@mirror/engine';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
 import { z } from 'zod';
+import { domainListItems } from '../../modules/domains/domains.service.js';
 import { optionalAuth, requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];
@@ -84,15 +86,25 @@ export const domainsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Your sites and domains',
+        summary: 'Your sites (cloned items), custom domains and parked domains',
         security: bearer,
-        response: { 200: z.object({ sites: z.array(CloneRecord), domains: z.array(z.unknown()) }) },
+        response: { 200: DomainsOverview },
       },
     },
-    async (request) => ({
-      sites: await sites.list((await requireAuth(request)).user),
-      domains: [],
-    }),
+    async (request) => {
+      const { user } = await requireAuth(request);
+      const [siteList, customDomains, parkedDomains] = await Promise.all([
+        sites.list(user),
+        app.domainsService.listCustom(user),
+        app.parkingService.list(user),
+      ]);
+      return {
+        sites: siteList,
+        domains: domainListItems(customDomains, parkedDomains),
+        customDomains,
+        parkedDomains,
+      };
+    },
   );
 
   app.get(

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth.routes.js';
+import { customDomainsRoutes, tlsAskRoutes } from './custom-domains.routes.js';
 import { customizeRoutes } from './customize.routes.js';
 import { domainsRoutes } from './domains.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { ideasRoutes } from './ideas.routes.js';
+import { parkingRoutes } from './parking.routes.js';
+import { paymentsRoutes } from './payments.routes.js';
 import { screenshotsRoutes } from './screenshots.routes.js';
 
 /** Every API resource, mounted under /api. Routes stay thin: validate, call a service, shape the answer. */
@@ -13,5 +16,9 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(domainsRoutes, { prefix: '/domains' });
   await app.register(ideasRoutes, { prefix: '/domains' });
   await app.register(customizeRoutes, { prefix: '/domains' });
+  await app.register(customDomainsRoutes, { prefix: '/domains' });
+  await app.register(parkingRoutes, { prefix: '/domains' });
+  await app.register(tlsAskRoutes, { prefix: '/internal' });
   await app.register(screenshotsRoutes);
+  await app.register(paymentsRoutes, { prefix: '/payments' });
 };

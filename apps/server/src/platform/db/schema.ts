@@ -162,6 +162,211 @@ export interface ScreenshotsTable {
   expires_at: Timestamp;
 }
 
+/**
+ * Payments (issue 7). Billing times (periods, event times) are unix seconds, as card payment
+ * providers send them; `created_at`/`updated_at` follow the ISO convention above.
+ */
+export type BillingMode = 'test' | 'stripe';
+export type BillingPlan = 'pro' | 'agency';
+export type BillingSubscriptionStatus =
+  'active' | 'trialing' | 'incomplete' | 'incomplete_expired' | 'past_due' | 'canceled' | 'unpaid';
+
+/** A user's customer at a provider, made on first use. */
+export interface BillingCustomersTable {
+  user_id: string;
+  mode: BillingMode;
+  customer_id: string;
+  created_at: Timestamp;
+}
+
+/** Subscriptions as the provider last reported them (events and API answers). */
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  customer_id: string;
+  plan: BillingPlan;
+  status: BillingSubscriptionStatus;
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at_period_end: number;
+  trial_end: number | null;
+  /** When the stored state was true at the provider (seconds): older events do not overwrite it. */
+  state_at: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Provider events already applied; an event seen again is ignored. */
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  created: number;
+  processed_at: Timestamp;
+}
+
+/** The local test mode's provider side (what Stripe's servers hold otherwise). No card numbers. */
+export interface TestmodeCustomersTable {
+  id: string;
+  email: string;
+  name: string;
+  default_payment_method: string | null;
+  invoice_seq: ColumnType<number, number | undefined, number>;
+  /** Cents owed to the customer (from downgrades), taken off the next invoices. */
+  credit: ColumnType<number, number | undefined, number>;
+  created: number;
+}
+
+export type TestCardBehaviour = 'succeeds' | 'declines' | 'authenticates';
+
+export interface TestmodePaymentMethodsTable {
+  id: string;
+  customer_id: string | null;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  behaviour: TestCardBehaviour;
+  decline_message: string | null;
+  created: number;
+}
+
+export interface TestmodeSubscriptionsTable {
+  id: string;
+  customer_id: string;
+  plan: BillingPlan;
+  status: BillingSubscriptionStatus;
+  /** Periods end on this moment's day of the month (clamped to short months). */
+  billing_anchor: number;
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at_period_end: number;
+  canceled_at: number | null;
+  latest_invoice_id: string | null;
+  created: number;
+}
+
+export interface TestmodeInvoicesTable {
+  id: string;
+  number: string;
+  customer_id: string;
+  subscription_id: string | null;
+  status: 'open' | 'paid' | 'void' | 'uncollectible';
+  total: number;
+  currency: string;
+  description: string | null;
+  /** JSON: [{ description, amount }]. */
+  lines: string;
+  payment_intent_id: string | null;
+  attempt_count: ColumnType<number, number | undefined, number>;
+  next_attempt: number | null;
+  created: number;
+}
+
+export interface TestmodePaymentIntentsTable {
+  id: string;
+  client_secret: string;
+  customer_id: string | null;
+  amount: number;
+  currency: string;
+  description: string | null;
+  /** JSON object of strings. */
+  metadata: string;
+  status:
+    | 'requires_payment_method'
+    | 'requires_confirmation'
+    | 'requires_action'
+    | 'processing'
+    | 'succeeded'
+    | 'canceled';
+  payment_method_id: string | null;
+  invoice_id: string | null;
+  created: number;
+}
+
+/** Answers of creates by idempotency key: a retried request gets the first answer. */
+export interface TestmodeIdempotencyTable {
+  key: string;
+  result: string;
+  created: number;
+}
+
+/** Outbox of BillingEvents, delivered in `seq` order (at least once) like webhooks. */
+export interface TestmodeEventsTable {
+  id: string;
+  seq: number;
+  payload: string;
+  delivered: ColumnType<number, number | undefined, number>;
+  created: number;
+}
+
+/** Domains (issue 8): custom domains serving a site and parked domains, one account each. */
+export interface DomainsTable {
+  id: string;
+  owner_id: string;
+  kind: 'custom' | 'parked';
+  /** Lower case, without a trailing dot; unique across accounts and kinds. */
+  domain: string;
+  /** The site a custom domain serves; null for parked domains. */
+  site_id: string | null;
+  /** The DNS zone the domain is in: the domain is an apex when it equals it. */
+  zone: string;
+  www_redirect: ColumnType<
+    'www-to-apex' | 'apex-to-www',
+    'www-to-apex' | 'apex-to-www' | undefined,
+    'www-to-apex' | 'apex-to-www'
+  >;
+  /** Value of the TXT ownership record (after its prefix). */
+  token: string;
+  status: ColumnType<
+    'pending' | 'misconfigured' | 'active',
+    'pending' | 'misconfigured' | 'active' | undefined,
+    'pending' | 'misconfigured' | 'active'
+  >;
+  problem: NullableText;
+  reason: NullableText;
+  /** JSON: the last check's records (what was found per record) and CAA answer. */
+  last_check: NullableText;
+  checked_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** First activation; a verified domain no longer needs its TXT record. */
+  verified_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** When the background checks look again; null once they gave up (Check Now resumes). */
+  next_check_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  check_attempts: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ParkedPagesTable {
+  domain_id: string;
+  project_id: string;
+  template: 'default' | 'minimalist' | 'contact-form' | 'custom';
+  /** HTML of the custom template; served only on the parked domain itself. */
+  content: NullableText;
+  monetization: ColumnType<
+    'none' | 'ads' | 'affiliate',
+    'none' | 'ads' | 'affiliate' | undefined,
+    'none' | 'ads' | 'affiliate'
+  >;
+  /** A locale code; null follows the owner's language. */
+  language: NullableText;
+  message: NullableText;
+  for_sale: ColumnType<number, number | undefined, number>;
+  /** Whole US dollars. */
+  asking_price: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Contact messages and offers sent from parked pages. */
+export interface ParkedMessagesTable {
+  id: string;
+  domain_id: string;
+  kind: 'contact' | 'offer';
+  name: string;
+  email: string;
+  message: string;
+  amount: number | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -173,6 +378,19 @@ export interface Database {
   jobs: JobsTable;
   site_visits: SiteVisitsTable;
   screenshots: ScreenshotsTable;
+  billing_customers: BillingCustomersTable;
+  subscriptions: SubscriptionsTable;
+  billing_events: BillingEventsTable;
+  testmode_customers: TestmodeCustomersTable;
+  testmode_payment_methods: TestmodePaymentMethodsTable;
+  testmode_subscriptions: TestmodeSubscriptionsTable;
+  testmode_invoices: TestmodeInvoicesTable;
+  testmode_payment_intents: TestmodePaymentIntentsTable;
+  testmode_idempotency: TestmodeIdempotencyTable;
+  testmode_events: TestmodeEventsTable;
+  domains: DomainsTable;
+  parked_pages: ParkedPagesTable;
+  parked_messages: ParkedMessagesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -46,6 +46,8 @@ export interface JobQueue {
   start(): void;
   /** Stops taking jobs, lets running ones finish for `graceMs`, then aborts and requeues them. */
   stop(graceMs?: number): Promise<void>;
+  /** Releases connections (after `stop`); the queue cannot be used afterwards. */
+  close(): Promise<void>;
 }
 
 export function retryDelayMs(definition: { backoffMs: number }, attempt: number): number {

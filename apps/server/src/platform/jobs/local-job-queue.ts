@@ -221,6 +221,9 @@ export function createLocalJobQueue(
       for (const r of running.values()) r.abort.abort(new Error('shutting down'));
       await finished;
     },
+    async close() {
+      // Nothing of its own to release: the jobs live in the app's database.
+    },
     idle() {
       return running.size === 0
         ? Promise.resolve()

@@ -6,6 +6,8 @@ import * as m0004 from './0004-sites-versions-jobs.js';
 import * as m0005 from './0005-customizations.js';
 import * as m0006 from './0006-screenshots.js';
 import * as m0007 from './0007-version-thumbnails.js';
+import * as m0008 from './0008-payments.js';
+import * as m0009 from './0009-domains.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0005-customizations': m0005,
   '0006-screenshots': m0006,
   '0007-version-thumbnails': m0007,
+  '0008-payments': m0008,
+  '0009-domains': m0009,
 };

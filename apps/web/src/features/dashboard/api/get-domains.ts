@@ -1,15 +1,11 @@
-import type { CloneRecord } from '@mirror/contract';
+import type { CloneRecord, DomainListItem } from '@mirror/contract';
 import { api } from '../../../lib/api-client';
 
-/** A custom or parked domain (SPEC §3 domain record); the list is empty until domains exist. */
-export interface DomainRecord {
-  id: string;
-  status: 'active' | 'pending' | (string & {});
-}
-
+/** What the dashboard reads of `GET /domains`: the sites and the combined domain list. */
 export interface DomainsOverview {
   sites: CloneRecord[];
-  domains: DomainRecord[];
+  /** Custom and parked domains, each with its kind and status (SPEC §3 domain record). */
+  domains: DomainListItem[];
 }
 
 /** `GET /domains`: the signed-in user's sites and domains, loaded when the dashboard opens. */

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PlanId } from '@mirror/contract';
+import type { DomainListItem, PlanId } from '@mirror/contract';
 import { makeClone, makeUser, storeToken } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { startTestServer, type Reply, type TestServer } from '../../../test/test-server';
@@ -55,18 +55,31 @@ function serve(plan: PlanId, overview: unknown, isReply = false) {
 
 const stat = (key: string) => screen.getByTestId(`stat-${key}`);
 
+function domainItem(overrides: Partial<DomainListItem>): DomainListItem {
+  return {
+    id: 'd1',
+    kind: 'parked',
+    domain: 'example.com',
+    status: 'pending',
+    siteId: null,
+    createdAt: '2025-01-10T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
 describe('dashboard', () => {
   it('counts sites, domains and the plan from the server', async () => {
     serve('pro', {
       sites,
       domains: [
-        { id: 'd1', status: 'active' },
-        { id: 'd2', status: 'pending' },
+        domainItem({ id: 'd1', domain: 'shop.example.com', kind: 'custom', status: 'active' }),
+        domainItem({ id: 'd2', domain: 'parked-one.com', status: 'pending' }),
+        domainItem({ id: 'd3', domain: 'parked-two.com', status: 'active' }),
       ],
     });
     await waitFor(() => expect(within(stat('sites')).getByText('3')).toBeTruthy());
     expect(within(stat('parked')).getByText('2')).toBeTruthy();
-    expect(within(stat('active')).getByText('1')).toBeTruthy();
+    expect(within(stat('active')).getByText('2')).toBeTruthy();
     await waitFor(() => expect(within(stat('plan')).getByText('Mirror Pro')).toBeTruthy());
     expect(screen.getByTestId('plan-usage').textContent).toBe('Usage: 3 / 5');
     expect(screen.getByText('Active mirrors: 2')).toBeTruthy();
@@ -140,6 +153,42 @@ describe('dashboard', () => {
     await waitFor(() =>
       expect(screen.getByTestId('plan-usage').textContent).toBe('Usage: 1 / unlimited'),
     );
+  });
+
+  it('lists the domains split into active and pending, each linking to its page', async () => {
+    serve('pro', {
+      sites: [],
+      domains: [
+        domainItem({ id: 'd1', domain: 'shop.example.com', kind: 'custom', status: 'active' }),
+        domainItem({ id: 'd2', domain: 'parked-one.com', status: 'pending' }),
+        domainItem({
+          id: 'd3',
+          domain: 'broken.example.org',
+          kind: 'custom',
+          status: 'misconfigured',
+          createdAt: '2025-02-01T10:00:00.000Z',
+        }),
+      ],
+    });
+    const active = within(await screen.findByTestId('domains-active'));
+    const pending = within(screen.getByTestId('domains-pending'));
+    expect(active.getByRole('heading', { name: 'Active (1)' })).toBeTruthy();
+    expect(active.getByRole('link', { name: 'shop.example.com' }).getAttribute('href')).toBe(
+      '/dashboard/domain/d1',
+    );
+    expect(active.getByText('Custom domain')).toBeTruthy();
+    expect(pending.getByRole('heading', { name: 'Pending (2)' })).toBeTruthy();
+    // Newest first; a misconfigured domain is not active yet and says why it waits.
+    expect(
+      pending.getAllByTestId('domain-row').map((row) => row.querySelector('a')?.textContent),
+    ).toEqual(['broken.example.org', 'parked-one.com']);
+    expect(pending.getByText('Misconfigured')).toBeTruthy();
+    expect(pending.getByText('Parked domain')).toBeTruthy();
+  });
+
+  it('invites to park a domain when there is none', async () => {
+    serve('free', { sites: [], domains: [] });
+    expect(await screen.findByText('You have no domains yet.')).toBeTruthy();
   });
 
   it('says when the list cannot be loaded and retries', async () => {

@@ -9,6 +9,7 @@ import { useI18n } from '../../../lib/i18n';
 import { useFreshUser } from '../../../lib/use-fresh-user';
 import { getDomains, type DomainsOverview } from '../api/get-domains';
 import { countOverview, recentActivity } from '../utils/overview';
+import { DomainList } from './domain-list';
 import { RecentActivity } from './recent-activity';
 import { SiteList } from './site-list';
 import './dashboard.css';
@@ -147,6 +148,13 @@ export function DashboardPage() {
           )}
         </section>
       </div>
+
+      <section className="dash-section dash-domains" aria-labelledby="dash-domains-title">
+        <h2 id="dash-domains-title" className="dash-section-title">
+          {t('dashboard.domains.title')}
+        </h2>
+        {load.state === 'loading' ? <PageLoader /> : <DomainList domains={data.domains} />}
+      </section>
     </Page>
   );
 }

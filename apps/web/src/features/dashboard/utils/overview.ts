@@ -2,6 +2,7 @@ import {
   PLANS,
   type CloneRecord,
   type CloneStatus,
+  type DomainListItem,
   type Plan,
   type PlanId,
 } from '@mirror/contract';
@@ -37,7 +38,7 @@ export function countOverview(
       const created = new Date(site.createdAt);
       return created.getFullYear() === now.getFullYear() && created.getMonth() === now.getMonth();
     }).length,
-    parkedDomains: domains.length,
+    parkedDomains: domains.filter((domain) => domain.kind === 'parked').length,
     activeDomains: domains.filter((domain) => domain.status === 'active').length,
     plan,
     mirrorLimit: plan.limits.mirrors,
@@ -85,4 +86,19 @@ export function recentActivity(sites: readonly CloneRecord[], limit = 6): Activi
   return items
     .sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || a.key.localeCompare(b.key))
     .slice(0, limit);
+}
+
+export interface DomainGroups {
+  active: DomainListItem[];
+  /** Not active yet: waiting for DNS, or misconfigured (SPEC §4 splits lists by status). */
+  pending: DomainListItem[];
+}
+
+/** Active and pending domains, each newest first. */
+export function groupDomains(domains: readonly DomainListItem[]): DomainGroups {
+  const sorted = [...domains].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  return {
+    active: sorted.filter((domain) => domain.status === 'active'),
+    pending: sorted.filter((domain) => domain.status !== 'active'),
+  };
 }

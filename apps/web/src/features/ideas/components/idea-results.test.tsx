@@ -142,7 +142,7 @@ describe('reference grid', () => {
     );
   });
 
-  it('shows free users the priced rewrite, disabled until they can pay', async () => {
+  it('shows free users the priced rewrite with a note on the one-off payment', async () => {
     renderGrid('free', {}, [
       { ...toReferenceItem(bakery), cloneStatus: 'completed', cloneId: 'ref-1' },
     ]);
@@ -150,10 +150,10 @@ describe('reference grid', () => {
     const button = await card('Crumb & Co Bakery').findByRole('button', {
       name: '$2 AI Rewrite',
     });
-    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect((button as HTMLButtonElement).disabled).toBe(false);
     expect(
       card('Crumb & Co Bakery').getByText(
-        'Paying $2 for a rewrite is coming soon. Paid plans rewrite for free.',
+        'A one-off $2 payment for this site. Paid plans rewrite for free.',
       ),
     ).toBeTruthy();
   });
@@ -378,5 +378,124 @@ describe('AI rewrite', () => {
     const panel = await startRewrite();
     const alert = await panel.findByRole('alert', {}, { timeout: 3_000 });
     expect(alert.textContent).toBe('AI rewrite failed: The model answered nonsense twice.');
+  });
+
+  describe('paying $2 for the rewrite', () => {
+    const billingView = {
+      currentPlan: 'free',
+      isSubscribed: false,
+      isTrialing: false,
+      trialEndsAt: null,
+      cancel_at_period_end: false,
+      subscription: null,
+      mode: 'test',
+      publishableKey: null,
+    };
+
+    function paymentRoutes(payment: Routes[string], extra: Routes = {}): Routes {
+      return rewriteRoutes({
+        'GET /payments/subscription': { body: billingView },
+        'POST /payments/test/payment-methods': {
+          body: { id: 'pm_test_1', brand: 'visa', last4: '4242' },
+        },
+        'POST /payments/ai-rewrite': payment,
+        ...extra,
+      });
+    }
+
+    async function openCheckout() {
+      const button = await card('Crumb & Co Bakery').findByRole('button', {
+        name: '$2 AI Rewrite',
+      });
+      // Enabled once the signed-in user is known.
+      await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+      fireEvent.click(button);
+      const dialog = await screen.findByRole('dialog', { name: 'AI Website Rewrite' });
+      expect(dialog.textContent).toContain('A one-off payment of $2 to rewrite Crumb & Co Bakery');
+      const form = within(dialog);
+      await form.findByText('Test mode — use 4242 4242 4242 4242');
+      return { dialog, form };
+    }
+
+    function pay(form: ReturnType<typeof within>, number: string) {
+      fireEvent.change(form.getByLabelText('Card number'), { target: { value: number } });
+      fireEvent.change(form.getByLabelText('Expiry date'), { target: { value: '12/34' } });
+      fireEvent.change(form.getByLabelText('CVC'), { target: { value: '123' } });
+      fireEvent.click(form.getByRole('button', { name: 'Pay $2' }));
+    }
+
+    it('opens the checkout, pays with the test card, then runs the rewrite', async () => {
+      renderGrid(
+        'free',
+        paymentRoutes({
+          body: { id: 'pi_1', clientSecret: 'pi_1_secret_x', status: 'succeeded' },
+        }),
+        ready(),
+      );
+      const { form } = await openCheckout();
+      pay(form, '4242 4242 4242 4242');
+      expect(await form.findByText('Processing payment...')).toBeTruthy();
+
+      const panel = within(
+        await screen.findByRole('region', { name: 'AI rewrite of Crumb & Co Bakery' }),
+      );
+      await panel.findByText('Review the draft', {}, { timeout: 3_000 });
+      expect(screen.queryByRole('dialog', { name: 'AI Website Rewrite' })).toBeNull();
+      expect(calls('POST', '/payments/ai-rewrite')[0]?.body).toEqual({
+        cloneId: 'ref-1',
+        paymentMethodId: 'pm_test_1',
+      });
+      expect(calls('POST', '/domains/clone-with-ai')[0]?.body).toEqual({
+        sourceUrl: 'https://crumb.example/',
+        cloneId: 'ref-1',
+        originalIdea: IDEA,
+        aiInstructions: '',
+        rewriteWithAI: true,
+        customizations: {},
+      });
+      await waitFor(() => expect(toasts()).toContain('Payment received. Starting the AI rewrite.'));
+      // The site's rewrite is paid: the card offers the rewrite without a price now.
+      expect(card('Crumb & Co Bakery').getByRole('button', { name: 'AI Rewrite' })).toBeTruthy();
+    });
+
+    it("shows 'Payment failed' for a declined card and does not rewrite", async () => {
+      renderGrid(
+        'free',
+        paymentRoutes({ status: 402, body: { message: 'Your card was declined.' } }),
+        ready(),
+      );
+      const { dialog, form } = await openCheckout();
+      pay(form, '4000 0000 0000 0002');
+      const alert = await form.findByRole('alert');
+      expect(alert.textContent).toContain('Payment failed');
+      expect(alert.textContent).toContain('Your card was declined.');
+      expect(calls('POST', '/domains/clone-with-ai')).toEqual([]);
+      expect(screen.queryByRole('region', { name: 'AI rewrite of Crumb & Co Bakery' })).toBeNull();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('dialog', { name: 'AI Website Rewrite' })).toBeNull();
+      expect(card('Crumb & Co Bakery').getByRole('button', { name: '$2 AI Rewrite' })).toBeTruthy();
+    });
+
+    it('confirms a payment that needs 3-D Secure, then runs the rewrite', async () => {
+      renderGrid(
+        'free',
+        paymentRoutes(
+          { body: { id: 'pi_2', clientSecret: 'pi_2_secret_y', status: 'requires_action' } },
+          { 'POST /payments/test/confirm': { body: { status: 'succeeded' } } },
+        ),
+        ready(),
+      );
+      const { form } = await openCheckout();
+      pay(form, '4000 0025 0000 3155');
+      const confirm = await screen.findByRole('alertdialog', { name: 'Confirm payment' });
+      expect(calls('POST', '/domains/clone-with-ai')).toEqual([]);
+      fireEvent.click(within(confirm).getByRole('button', { name: 'Complete' }));
+      await screen.findByRole('region', { name: 'AI rewrite of Crumb & Co Bakery' });
+      expect(calls('POST', '/payments/test/confirm')[0]?.body).toEqual({
+        clientSecret: 'pi_2_secret_y',
+        approve: true,
+      });
+      await waitFor(() => expect(calls('POST', '/domains/clone-with-ai')).toHaveLength(1));
+    });
   });
 });

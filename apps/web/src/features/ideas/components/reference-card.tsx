@@ -14,8 +14,12 @@ import { ReferenceThumbnail } from './reference-thumbnail';
 
 interface ReferenceCardProps {
   item: ReferenceItem;
-  /** Paid plans rewrite for free ('AI Rewrite'); others pay the price ('$2 AI Rewrite'). */
+  /**
+   * Paid plans rewrite for free ('AI Rewrite'), as does a site whose rewrite was paid for; others
+   * pay the price ('$2 AI Rewrite').
+   */
   paid: boolean;
+  /** Signed-in users can pay the one-off price with a card. */
   canPay: boolean;
   /** The formatted one-off rewrite price, e.g. `$2`. */
   price: string;
@@ -131,16 +135,18 @@ export function ReferenceCard({
               type="button"
               className="button button-primary"
               disabled={!mayRewrite || rewriteDisabled}
-              aria-describedby={mayRewrite ? undefined : `${titleId}-pay`}
+              aria-describedby={paid ? undefined : `${titleId}-pay`}
               onClick={onRewrite}
             >
               {paid ? t('ideas.card.rewrite') : t('ideas.card.paidRewrite', { price })}
             </button>
           )}
         </div>
-        {item.cloneStatus === 'completed' && !mayRewrite && (
+        {item.cloneStatus === 'completed' && !paid && (
           <p id={`${titleId}-pay`} className="reference-note">
-            {t('ideas.card.paymentSoon', { price })}
+            {mayRewrite
+              ? t('ideas.card.payNote', { price })
+              : t('ideas.card.payUnavailable', { price })}
           </p>
         )}
         {item.cloneStatus === 'completed' && item.cloneId && (

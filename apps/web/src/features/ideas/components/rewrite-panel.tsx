@@ -15,6 +15,8 @@ interface RewritePanelProps {
   /** The reference's mirror in the account, rewritten in place as a draft version. */
   cloneId: string;
   idea: string;
+  /** Start the rewrite at once, without extra instructions (it was just paid for). */
+  autoStart?: boolean;
   onBusyChange: (busy: boolean) => void;
 }
 
@@ -22,12 +24,19 @@ interface RewritePanelProps {
  * The AI rewrite of a chosen reference for the idea: optional extra instructions, progress, then the
  * draft's changes to publish or discard.
  */
-export function RewritePanel({ reference, cloneId, idea, onBusyChange }: RewritePanelProps) {
+export function RewritePanel({
+  reference,
+  cloneId,
+  idea,
+  autoStart = false,
+  onBusyChange,
+}: RewritePanelProps) {
   const { t } = useI18n();
   const headingId = useId();
   const instructionsId = useId();
   const [instructions, setInstructions] = useState('');
   const sectionRef = useRef<HTMLElement>(null);
+  const autoStarted = useRef(false);
   const run = useRewriteRun({
     onFailed: (message) => notify.error(t('ideas.rewrite.failed', { error: message })),
     onPublished: () => notify.success(t('ideas.rewrite.publishedToast')),
@@ -38,6 +47,12 @@ export function RewritePanel({ reference, cloneId, idea, onBusyChange }: Rewrite
     sectionRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' });
   }, []);
   useEffect(() => onBusyChange(run.busy), [run.busy, onBusyChange]);
+  const { start } = run;
+  useEffect(() => {
+    if (!autoStart || autoStarted.current) return;
+    autoStarted.current = true;
+    void start({ sourceUrl: reference.url, cloneId, originalIdea: idea, aiInstructions: '' });
+  }, [autoStart, start, reference.url, cloneId, idea]);
   useEffect(() => () => onBusyChange(false), [onBusyChange]);
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {

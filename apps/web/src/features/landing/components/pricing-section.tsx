@@ -21,8 +21,10 @@ export function PricingSection() {
   const handleChoosePlan = (plan: Plan) => {
     const action = getPlanAction(plan, isLoggedIn);
     if (action.kind === 'login') openDialog('login');
-    else if (action.kind === 'navigate') void navigate(action.to);
-    else window.location.assign(action.href);
+    else if (action.kind === 'mailto') window.location.assign(action.href);
+    // A paid plan's card opens the billing screen's checkout for that plan.
+    else if (plan.action === 'billing') void navigate(`${action.to}?plan=${plan.id}`);
+    else void navigate(action.to);
   };
 
   return (

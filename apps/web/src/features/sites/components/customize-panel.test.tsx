@@ -63,6 +63,8 @@ async function renderSite(extra: ServerRoutes = {}) {
     { route: '/dashboard/site/s1' },
   );
   await screen.findByRole('heading', { level: 1, name: 'example.com/shop' });
+  // Apply waits for the version list: its result is the first version after the newest one.
+  await screen.findAllByTestId('version-row');
   return within(screen.getByRole('region', { name: 'AI customization' }));
 }
 

@@ -55,7 +55,8 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
     event.preventDefault();
     setTouched(true);
     const text = instructions.trim();
-    if (text === '' || submitting || running) return;
+    // The result is the first version after the newest one known now: wait for the list.
+    if (text === '' || submitting || running || versions === null) return;
     setSubmitting(true);
     try {
       const status = await customizeSite(site.id, { instructions: text });
@@ -117,7 +118,7 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
         <button
           type="submit"
           className="button button-primary"
-          disabled={submitting || running || !hasLive}
+          disabled={submitting || running || !hasLive || versions === null}
           aria-busy={submitting || undefined}
         >
           {submitting && <Spinner />}

@@ -4,7 +4,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { downloadExport } from '../api/site-api';
-import { saveBlob } from '../utils/save-blob';
+import { saveBlob } from '../../../lib/save-blob';
 
 /** Downloads the static files of the live version as `site-{id}.zip`. */
 export function ExportPanel({ siteId, available }: { siteId: string; available: boolean }) {

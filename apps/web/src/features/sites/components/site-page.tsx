@@ -17,6 +17,7 @@ import { remirrorSite } from '../api/site-api';
 import { useSite } from '../hooks/use-site';
 import { AnalyticsPanel } from './analytics-panel';
 import { CopyAddress } from './copy-address';
+import { CustomDomainsPanel } from './custom-domains-panel';
 import { CustomizePanel } from './customize-panel';
 import { DeleteSite } from './delete-site';
 import { ExportPanel } from './export-panel';
@@ -195,6 +196,7 @@ function SiteView({
             }}
             onDiscarded={() => void siteState.refreshVersions()}
           />
+          <CustomDomainsPanel site={site} />
           <AnalyticsPanel siteId={site.id} />
         </div>
 

@@ -1,0 +1,463 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  DEFAULT_WWW_REDIRECT,
+  DOMAIN_MESSAGES,
+  getPlan,
+  normalizeDomainName,
+  type CustomDomain,
+  type DeployBody,
+  type DnsRecord,
+  type DomainCheckResponse,
+  type DomainKind,
+  type DomainListItem,
+  type DomainVerification,
+  type ParkedDomain,
+  type UpdateCustomDomainBody,
+  type WwwRedirect,
+} from '@mirror/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Config } from '../../config/env.js';
+import {
+  conflict,
+  forbidden,
+  notFound,
+  badRequest,
+  tooManyRequests,
+} from '../../http/app-error.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Database, UserRow } from '../../platform/db/schema.js';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import type { SitesService } from '../sites/sites.service.js';
+import {
+  canonicalHostOf,
+  checkDomainDns,
+  DnsUnreachableError,
+  expectedRecords,
+  findZone,
+  isApexOf,
+  type CheckResult,
+  type DnsTarget,
+  type DomainDns,
+} from './dns-check.js';
+import { createDnsLookup, type DnsLookup } from './dns-lookup.js';
+import type { DomainRegistry } from './domain-registry.js';
+import {
+  claimDueCheck,
+  countOwnedDomains,
+  deleteDomain,
+  findDomainById,
+  findDomainByName,
+  insertDomain,
+  listDueDomains,
+  listOwnedDomains,
+  updateDomain,
+  type DomainRow,
+} from './domains.repository.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Background checks of a domain that is not active: 1, 2, 4 … minutes, then every 6 hours. */
+const FIRST_RETRY_MS = MINUTE;
+const MAX_RETRY_MS = 6 * HOUR;
+/** About a week of background checks; then only Check Now looks again. */
+const MAX_AUTO_CHECKS = 40;
+/** Active domains are looked at again daily: one that left us stops being served. */
+const ACTIVE_RECHECK_MS = 24 * HOUR;
+/** A background check taken by a process; another may take it after this. */
+const CHECK_LEASE_MS = 5 * MINUTE;
+const CHECKS_PER_TICK = 20;
+const CHECK_CONCURRENCY = 4;
+export const CHECK_RATE_LIMIT = { limit: 30, windowMs: MINUTE };
+
+interface StoredCheck {
+  records: Pick<DnsRecord, 'type' | 'host' | 'value' | 'status' | 'found'>[];
+  caa: { allowed: boolean; records: string[] };
+}
+
+function parseStoredCheck(json: string | null): StoredCheck | null {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as StoredCheck;
+  } catch {
+    return null;
+  }
+}
+
+const recordKey = (r: Pick<DnsRecord, 'type' | 'host' | 'value'>) =>
+  `${r.type} ${r.host} ${r.value}`;
+
+/** A new domain's first background check, soon enough to find records made beforehand. */
+function firstCheckAt(now: Date): string {
+  return new Date(now.getTime() + 30_000).toISOString();
+}
+
+export interface DomainsServiceDeps {
+  db: Db;
+  sites: SitesService;
+  registry: DomainRegistry;
+  limiter: RateLimiter;
+  config: Config;
+  log: FastifyBaseLogger;
+  /** DNS as the checks see it (default: node's resolver asking DNS_SERVERS). */
+  createLookup?: () => DnsLookup;
+}
+
+export function createDomainsService(deps: DomainsServiceDeps) {
+  const { db, config, registry } = deps;
+  const target: DnsTarget = {
+    cnameTarget: config.domains.cnameTarget,
+    ipv4: config.domains.ipv4,
+    ipv6: config.domains.ipv6,
+    caaIssuers: config.domains.caaIssuers,
+  };
+  const newLookup = deps.createLookup ?? (() => createDnsLookup(config.domains));
+  const app = new URL(config.appUrl);
+  const port = app.port ? `:${app.port}` : '';
+
+  const dnsOf = (row: DomainRow): DomainDns => ({
+    domain: row.domain,
+    zone: row.zone,
+    token: row.token,
+    wwwRedirect: row.www_redirect,
+  });
+
+  /** Where a domain's content is served. */
+  function urlOf(row: DomainRow): string {
+    const host = row.kind === 'parked' ? row.domain : canonicalHostOf(dnsOf(row));
+    return `${app.protocol}//${host}${port}/`;
+  }
+
+  /** The records to create, with what the last check found for each. */
+  function verificationOf(row: DomainRow): DomainVerification {
+    const stored = parseStoredCheck(row.last_check);
+    const found = new Map(stored?.records.map((r) => [recordKey(r), r]) ?? []);
+    const records = expectedRecords(dnsOf(row), target).map((record) => {
+      const seen = found.get(recordKey(record));
+      return seen ? { ...record, status: seen.status, found: seen.found } : record;
+    });
+    return {
+      status: row.status,
+      problem: row.problem as DomainVerification['problem'],
+      reason: row.reason,
+      records,
+      isApex: isApexOf(dnsOf(row)),
+      caa: stored?.caa ?? { allowed: true, records: [] },
+      checkedAt: row.checked_at,
+      verifiedAt: row.verified_at,
+      nextCheckAt: row.next_check_at,
+    };
+  }
+
+  function toCustomDomain(row: DomainRow): CustomDomain {
+    return {
+      ...verificationOf(row),
+      id: row.id,
+      kind: 'custom',
+      domain: row.domain,
+      siteId: row.site_id ?? '',
+      url: urlOf(row),
+      wwwRedirect: row.www_redirect,
+      sslEnabled: true,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  /** Our own names (the app, the sites domain, the CNAME target) are never a customer's. */
+  function isReserved(domain: string): boolean {
+    const ours = [config.sitesDomain, config.domains.cnameTarget, ...config.appHosts];
+    return ours.some((name) => domain === name || domain.endsWith(`.${name}`));
+  }
+
+  async function ownedDomain(user: UserRow, id: string, kind: DomainKind): Promise<DomainRow> {
+    const row = await findDomainById(db, id);
+    if (!row || row.owner_id !== user.id || row.kind !== kind) {
+      throw notFound(DOMAIN_MESSAGES.notFound);
+    }
+    return row;
+  }
+
+  /** Refuses a domain that is ours, another account's, or (for a companion www) taken. */
+  async function assertClaimable(user: UserRow, domain: string): Promise<void> {
+    if (isReserved(domain)) throw badRequest(DOMAIN_MESSAGES.reserved);
+    const existing = await findDomainByName(db, domain);
+    if (existing) {
+      throw conflict(
+        existing.owner_id === user.id ? DOMAIN_MESSAGES.alreadyYours : DOMAIN_MESSAGES.takenByOther,
+      );
+    }
+    // `www.example.com` is the companion of another account's `example.com`.
+    if (domain.startsWith('www.')) {
+      const apex = await findDomainByName(db, domain.slice(4));
+      if (apex && apex.owner_id !== user.id && apex.zone === apex.domain) {
+        throw conflict(DOMAIN_MESSAGES.takenByOther);
+      }
+    }
+  }
+
+  /**
+   * Adds a domain to the account: validated, refused when taken, its zone found through DNS (so
+   * the records name it relative to the zone), and its first check scheduled. `also` writes the
+   * rest in the same transaction (a parked page).
+   */
+  async function claim(
+    user: UserRow,
+    input: {
+      domain: string;
+      kind: DomainKind;
+      siteId: string | null;
+      wwwRedirect?: WwwRedirect;
+    },
+    also?: (trx: Transaction<Database>, id: string) => Promise<void>,
+  ): Promise<DomainRow> {
+    const domain = normalizeDomainName(input.domain);
+    await assertClaimable(user, domain);
+    const { zone } = await findZone(newLookup(), domain);
+    if (input.wwwRedirect === 'apex-to-www' && zone !== domain) {
+      throw badRequest(DOMAIN_MESSAGES.wwwOnlyForApex);
+    }
+    const id = randomUUID();
+    const now = new Date();
+    try {
+      await db.transaction().execute(async (trx) => {
+        await insertDomain(trx, {
+          id,
+          owner_id: user.id,
+          kind: input.kind,
+          domain,
+          site_id: input.siteId,
+          zone,
+          token: randomBytes(16).toString('hex'),
+          www_redirect: input.wwwRedirect ?? DEFAULT_WWW_REDIRECT,
+          next_check_at: firstCheckAt(now),
+          created_at: now.toISOString(),
+        });
+        if (also) await also(trx, id);
+      });
+    } catch (err) {
+      // Another request claimed it in between (the unique index decided).
+      const taken = await findDomainByName(db, domain);
+      if (taken) {
+        throw conflict(
+          taken.owner_id === user.id ? DOMAIN_MESSAGES.alreadyYours : DOMAIN_MESSAGES.takenByOther,
+        );
+      }
+      throw err;
+    }
+    return (await findDomainById(db, id))!;
+  }
+
+  function nextCheckAt(now: Date, status: DomainRow['status'], attempts: number): string | null {
+    if (status === 'active') return new Date(now.getTime() + ACTIVE_RECHECK_MS).toISOString();
+    if (attempts >= MAX_AUTO_CHECKS) return null;
+    const delay = Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+    return new Date(now.getTime() + delay).toISOString();
+  }
+
+  /**
+   * Checks a domain's DNS now and stores the outcome. A domain that was active stays active when
+   * DNS cannot be asked or only its (no longer needed) TXT record is gone; a definite wrong answer
+   * takes it off the air.
+   */
+  async function runCheck(row: DomainRow, manual: boolean): Promise<DomainRow> {
+    const lookup = newLookup();
+    const now = new Date();
+    const attempts = manual ? 0 : row.check_attempts + 1;
+    const found = await findZone(lookup, row.domain);
+    // The zone is kept when DNS did not answer (the rule of thumb may be wrong where DNS is right).
+    const zone = found.reachable ? found.zone : row.zone;
+    const verified = row.verified_at !== null;
+    let result: CheckResult | null = null;
+    try {
+      if (!found.reachable) throw new DnsUnreachableError(row.domain, 'ETIMEOUT');
+      result = await checkDomainDns(lookup, { ...dnsOf(row), zone }, target, { verified });
+    } catch (err) {
+      if (!(err instanceof DnsUnreachableError)) throw err;
+      deps.log.warn({ domain: row.domain, code: err.code }, 'domain check could not ask DNS');
+    }
+    if (result === null) {
+      const stillActive = row.status === 'active';
+      await updateDomain(db, row.id, {
+        zone,
+        problem: stillActive ? null : 'dns_unreachable',
+        reason: stillActive
+          ? null
+          : 'We could not reach DNS to check this domain. We will try again shortly.',
+        checked_at: now.toISOString(),
+        check_attempts: attempts,
+        next_check_at: nextCheckAt(now, row.status, attempts),
+      });
+    } else {
+      const status = result.status;
+      await updateDomain(db, row.id, {
+        zone,
+        status,
+        problem: result.problem,
+        reason: result.reason,
+        last_check: JSON.stringify({
+          records: result.records.map(({ type, host, value, status: s, found }) => ({
+            type,
+            host,
+            value,
+            status: s,
+            found,
+          })),
+          caa: result.caa,
+        } satisfies StoredCheck),
+        checked_at: now.toISOString(),
+        verified_at: row.verified_at ?? (status === 'active' ? now.toISOString() : null),
+        check_attempts: status === 'active' ? 0 : attempts,
+        next_check_at: nextCheckAt(now, status, status === 'active' ? 0 : attempts),
+      });
+      if ((row.status === 'active') !== (status === 'active') || zone !== row.zone) {
+        await registry.refresh();
+      }
+      if (status !== row.status) {
+        deps.log.info({ domain: row.domain, from: row.status, to: status }, 'domain status');
+      }
+    }
+    return (await findDomainById(db, row.id))!;
+  }
+
+  async function removeDomain(user: UserRow, id: string, kind: DomainKind): Promise<void> {
+    const row = await ownedDomain(user, id, kind);
+    await deleteDomain(db, row.id);
+    if (row.status === 'active') await registry.refresh();
+  }
+
+  return {
+    verificationOf,
+    urlOf,
+    ownedDomain,
+    claim,
+    removeDomain,
+    listOwned: (user: UserRow, kind: DomainKind) => listOwnedDomains(db, user.id, kind),
+    countOwned: (user: UserRow, kind: DomainKind) => countOwnedDomains(db, user.id, kind),
+
+    /** POST /domains/deploy: attaches a domain to a site (again: moves it or keeps it). */
+    async deploy(
+      user: UserRow,
+      body: DeployBody,
+    ): Promise<{ created: boolean; domain: CustomDomain }> {
+      const site = await deps.sites.ownedSite(user, body.siteId);
+      const domain = normalizeDomainName(body.domain);
+      const limit = getPlan(user.plan).limits.customDomains;
+      if (limit === 0) throw forbidden(DOMAIN_MESSAGES.customDomainsNeedPlan);
+      const existing = await findDomainByName(db, domain);
+      if (existing?.owner_id === user.id && existing.kind === 'custom') {
+        // Deploying again: the same domain now serves this site (and keeps its verification).
+        const changes = {
+          ...(existing.site_id !== site.id ? { site_id: site.id } : {}),
+          ...(body.wwwRedirect && existing.zone === existing.domain
+            ? { www_redirect: body.wwwRedirect }
+            : {}),
+        };
+        if (Object.keys(changes).length > 0) {
+          await updateDomain(db, existing.id, changes);
+          if (existing.status === 'active') await registry.refresh();
+        }
+        return { created: false, domain: toCustomDomain((await findDomainById(db, existing.id))!) };
+      }
+      if ((await countOwnedDomains(db, user.id, 'custom')) >= limit) {
+        throw forbidden(DOMAIN_MESSAGES.customDomainLimit(limit));
+      }
+      const row = await claim(user, {
+        domain,
+        kind: 'custom',
+        siteId: site.id,
+        wwwRedirect: body.wwwRedirect,
+      });
+      deps.log.info({ domain: row.domain, siteId: site.id }, 'custom domain added');
+      return { created: true, domain: toCustomDomain(row) };
+    },
+
+    async listCustom(user: UserRow): Promise<CustomDomain[]> {
+      return (await listOwnedDomains(db, user.id, 'custom')).map(toCustomDomain);
+    },
+
+    async getCustom(user: UserRow, id: string): Promise<CustomDomain> {
+      return toCustomDomain(await ownedDomain(user, id, 'custom'));
+    },
+
+    async updateCustom(
+      user: UserRow,
+      id: string,
+      body: UpdateCustomDomainBody,
+    ): Promise<CustomDomain> {
+      const row = await ownedDomain(user, id, 'custom');
+      if (body.wwwRedirect && row.zone !== row.domain && body.wwwRedirect !== row.www_redirect) {
+        throw badRequest(DOMAIN_MESSAGES.wwwOnlyForApex);
+      }
+      const siteId = body.siteId ? (await deps.sites.ownedSite(user, body.siteId)).id : undefined;
+      await updateDomain(db, row.id, {
+        ...(siteId ? { site_id: siteId } : {}),
+        ...(body.wwwRedirect ? { www_redirect: body.wwwRedirect } : {}),
+      });
+      if (row.status === 'active') await registry.refresh();
+      return toCustomDomain((await findDomainById(db, row.id))!);
+    },
+
+    removeCustom: (user: UserRow, id: string) => removeDomain(user, id, 'custom'),
+
+    /** GET /domains/check/{domain}: checks one of the user's domains (custom or parked) now. */
+    async check(user: UserRow, name: string): Promise<DomainCheckResponse> {
+      const row = await findDomainByName(db, normalizeDomainName(name));
+      if (!row || row.owner_id !== user.id) throw notFound(DOMAIN_MESSAGES.notFound);
+      const hit = await deps.limiter.hit(`domains:check:${user.id}`, CHECK_RATE_LIMIT);
+      if (!hit.allowed) {
+        throw tooManyRequests(hit.retryAfterSeconds, DOMAIN_MESSAGES.checkRateLimited);
+      }
+      const checked = await runCheck(row, true);
+      return {
+        ...verificationOf(checked),
+        id: checked.id,
+        kind: checked.kind,
+        domain: checked.domain,
+      };
+    },
+
+    /** Background checks that are due: pending domains with back-off, active ones daily. */
+    async runDueChecks(now = new Date()): Promise<{ checked: number }> {
+      const due = await listDueDomains(db, now.toISOString(), CHECKS_PER_TICK);
+      const lease = new Date(now.getTime() + CHECK_LEASE_MS).toISOString();
+      let checked = 0;
+      const queue = [...due];
+      const worker = async () => {
+        for (let row = queue.shift(); row; row = queue.shift()) {
+          if (!row.next_check_at || !(await claimDueCheck(db, row.id, row.next_check_at, lease))) {
+            continue;
+          }
+          try {
+            await runCheck(row, false);
+            checked++;
+          } catch (err) {
+            deps.log.error({ err, domain: row.domain }, 'domain check failed');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: CHECK_CONCURRENCY }, worker));
+      return { checked };
+    },
+  };
+}
+
+export type DomainsService = ReturnType<typeof createDomainsService>;
+export type { DomainRow };
+
+/** The combined list of GET /domains: custom and parked domains, newest first. */
+export function domainListItems(
+  custom: readonly CustomDomain[],
+  parked: readonly ParkedDomain[],
+): DomainListItem[] {
+  return [...custom, ...parked]
+    .map((d) => ({
+      id: d.id,
+      kind: d.kind,
+      domain: d.domain,
+      status: d.status,
+      siteId: d.kind === 'custom' ? d.siteId : null,
+      createdAt: d.createdAt,
+    }))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+}

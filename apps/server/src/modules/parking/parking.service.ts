@@ -1,0 +1,182 @@
+import {
+  DOMAIN_MESSAGES,
+  isLocaleCode,
+  PARKED_DOMAIN_LIMITS,
+  type ParkDomainBody,
+  type ParkedDomain,
+  type ParkedMessage,
+  type UpdateParkedDomainBody,
+} from '@mirror/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { badRequest, forbidden } from '../../http/app-error.js';
+import type { Db } from '../../platform/db/database.js';
+import type { UserRow } from '../../platform/db/schema.js';
+import type { DomainRow, DomainsService } from '../domains/domains.service.js';
+import {
+  countMessages,
+  findParkedPage,
+  findParkedPages,
+  insertParkedPage,
+  listMessages,
+  updateParkedPage,
+  type ParkedPageRow,
+} from './parking.repository.js';
+
+const MESSAGES_LISTED = 200;
+
+/** What the owner's edits leave behind must still make a page. */
+function assertValidPage(page: {
+  template: ParkedPageRow['template'];
+  content: string | null;
+  forSale: boolean;
+  askingPrice: number | null;
+}): void {
+  if (page.template === 'custom' && !page.content?.trim()) {
+    throw badRequest(DOMAIN_MESSAGES.contentRequired);
+  }
+  if (page.forSale && page.askingPrice === null) {
+    throw badRequest(DOMAIN_MESSAGES.askingPriceRequired);
+  }
+}
+
+/** A project id from the time, as SPEC §7 asks when the request has none. */
+function projectIdFromTime(now = new Date()): string {
+  return `project-${now.getTime().toString(36)}`;
+}
+
+export interface ParkingServiceDeps {
+  db: Db;
+  domains: DomainsService;
+  /** Tells the parked pages that a page changed (they cache pages briefly). */
+  onPageChanged(domainId: string): void;
+  log: FastifyBaseLogger;
+}
+
+/** The owner's side of domain parking (SPEC §7 park, park/{id}, parked, delete). */
+export function createParkingService(deps: ParkingServiceDeps) {
+  const { db, domains } = deps;
+
+  function toParked(row: DomainRow, page: ParkedPageRow, messageCount: number): ParkedDomain {
+    return {
+      ...domains.verificationOf(row),
+      id: row.id,
+      kind: 'parked',
+      domain: row.domain,
+      projectId: page.project_id,
+      template: page.template,
+      content: page.content,
+      monetization: page.monetization,
+      language: isLocaleCode(page.language) ? page.language : null,
+      message: page.message,
+      forSale: page.for_sale === 1,
+      askingPrice: page.asking_price,
+      url: domains.urlOf(row),
+      messageCount,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  async function recordOf(row: DomainRow): Promise<ParkedDomain> {
+    const page = await findParkedPage(db, row.id);
+    const counts = await countMessages(db, [row.id]);
+    return toParked(row, page!, counts.get(row.id) ?? 0);
+  }
+
+  return {
+    /** POST /domains/park: the domain joins the account with its page; DNS verification follows. */
+    async park(user: UserRow, body: ParkDomainBody): Promise<ParkedDomain> {
+      const page = {
+        template: body.template ?? 'default',
+        content: body.content?.trim() ? body.content : null,
+        forSale: body.forSale ?? false,
+        askingPrice: body.askingPrice ?? null,
+      };
+      assertValidPage(page);
+      const limit = PARKED_DOMAIN_LIMITS[user.plan];
+      if ((await domains.countOwned(user, 'parked')) >= limit) {
+        throw forbidden(DOMAIN_MESSAGES.parkedDomainLimit(limit));
+      }
+      const row = await domains.claim(
+        user,
+        { domain: body.domain, kind: 'parked', siteId: null },
+        (trx, id) =>
+          insertParkedPage(trx, {
+            domain_id: id,
+            project_id: body.projectId ?? projectIdFromTime(),
+            template: page.template,
+            content: page.content,
+            monetization: 'none',
+            language: body.language ?? null,
+            message: body.message?.trim() ? body.message.trim() : null,
+            for_sale: page.forSale ? 1 : 0,
+            asking_price: page.askingPrice,
+          }),
+      );
+      deps.log.info({ domain: row.domain }, 'domain parked');
+      return recordOf(row);
+    },
+
+    /** PUT /domains/park/{id}: changes the page; the result must still be a valid page. */
+    async update(user: UserRow, id: string, body: UpdateParkedDomainBody): Promise<ParkedDomain> {
+      const row = await domains.ownedDomain(user, id, 'parked');
+      const current = (await findParkedPage(db, row.id))!;
+      const content =
+        body.content === undefined ? current.content : body.content?.trim() ? body.content : null;
+      const next = {
+        template: body.template ?? current.template,
+        content,
+        forSale: body.forSale ?? current.for_sale === 1,
+        askingPrice: body.askingPrice === undefined ? current.asking_price : body.askingPrice,
+      };
+      assertValidPage(next);
+      await updateParkedPage(db, row.id, {
+        template: next.template,
+        content: next.content,
+        for_sale: next.forSale ? 1 : 0,
+        asking_price: next.askingPrice,
+        ...(body.monetization ? { monetization: body.monetization } : {}),
+        ...(body.language !== undefined ? { language: body.language } : {}),
+        ...(body.message !== undefined
+          ? { message: body.message?.trim() ? body.message.trim() : null }
+          : {}),
+      });
+      deps.onPageChanged(row.id);
+      return recordOf(row);
+    },
+
+    async list(user: UserRow): Promise<ParkedDomain[]> {
+      const rows = await domains.listOwned(user, 'parked');
+      const ids = rows.map((row) => row.id);
+      const [pages, counts] = await Promise.all([findParkedPages(db, ids), countMessages(db, ids)]);
+      return rows
+        .filter((row) => pages.has(row.id))
+        .map((row) => toParked(row, pages.get(row.id)!, counts.get(row.id) ?? 0));
+    },
+
+    async get(user: UserRow, id: string): Promise<ParkedDomain> {
+      return recordOf(await domains.ownedDomain(user, id, 'parked'));
+    },
+
+    async remove(user: UserRow, id: string): Promise<void> {
+      await domains.removeDomain(user, id, 'parked');
+      deps.onPageChanged(id);
+    },
+
+    /** GET /domains/parked/{id}/messages: contact messages and offers, newest first. */
+    async messages(user: UserRow, id: string): Promise<ParkedMessage[]> {
+      const row = await domains.ownedDomain(user, id, 'parked');
+      return (await listMessages(db, row.id, MESSAGES_LISTED)).map((m) => ({
+        id: m.id,
+        kind: m.kind,
+        name: m.name,
+        email: m.email,
+        message: m.message,
+        amount: m.amount,
+        createdAt: m.created_at,
+      }));
+    },
+  };
+}
+
+export type ParkingService = ReturnType<typeof createParkingService>;

@@ -1,0 +1,239 @@
+import type { PlanId, Subscription } from '@mirror/contract';
+import type { Transaction } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { BillingMode, BillingSubscriptionStatus, Database } from '../../platform/db/schema.js';
+
+export type DbOrTrx = Db | Transaction<Database>;
+
+/** Statuses that keep the plan: the user has it (past due: while the payment is retried). */
+export const LIVE_STATUSES: BillingSubscriptionStatus[] = ['active', 'trialing', 'past_due'];
+/** Live ones and a first payment waiting for confirmation: what the billing screen shows. */
+export const CURRENT_STATUSES: BillingSubscriptionStatus[] = [...LIVE_STATUSES, 'incomplete'];
+
+export async function findCustomerId(
+  db: DbOrTrx,
+  userId: string,
+  mode: BillingMode,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('billing_customers')
+    .select('customer_id')
+    .where('user_id', '=', userId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
+  return row?.customer_id;
+}
+
+/** Stores the customer unless another request stored one first; answers the one kept. */
+export async function saveCustomerId(
+  db: Db,
+  userId: string,
+  mode: BillingMode,
+  customerId: string,
+): Promise<string> {
+  await db
+    .insertInto('billing_customers')
+    .values({
+      user_id: userId,
+      mode,
+      customer_id: customerId,
+      created_at: new Date().toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'mode']).doNothing())
+    .execute();
+  return (await findCustomerId(db, userId, mode))!;
+}
+
+export async function findUserIdByCustomer(
+  db: DbOrTrx,
+  customerId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('billing_customers')
+    .select('user_id')
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+export function findCurrentSubscription(db: DbOrTrx, userId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', 'in', CURRENT_STATUSES)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+export type SubscriptionRecord = NonNullable<Awaited<ReturnType<typeof findCurrentSubscription>>>;
+
+export function toSubscription(row: SubscriptionRecord): Subscription {
+  return {
+    id: row.id,
+    status: row.status,
+    plan: row.plan,
+    current_period_start: row.current_period_start,
+    current_period_end: row.current_period_end,
+    cancel_at_period_end: row.cancel_at_period_end === 1,
+    trial_end: row.trial_end,
+  };
+}
+
+/** Records an event id; false when it was recorded before (the event is a replay). */
+export async function recordEvent(
+  trx: DbOrTrx,
+  event: { id: string; type: string; created: number },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('billing_events')
+    .values({
+      id: event.id,
+      type: event.type,
+      created: event.created,
+      processed_at: new Date().toISOString(),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export type SubscriptionWrite = 'applied' | 'stale' | 'unknown_customer';
+
+/** How far a subscription has got: it never goes back to `incomplete`, nor back from an end. */
+const STAGE: Record<BillingSubscriptionStatus, number> = {
+  incomplete: 0,
+  trialing: 1,
+  active: 1,
+  past_due: 1,
+  unpaid: 2,
+  canceled: 2,
+  incomplete_expired: 2,
+};
+
+/**
+ * Event times are whole seconds, so a subscription's first events often share one: within the
+ * same second, a state from an earlier stage (`incomplete` after `active`) is the older one.
+ */
+function isOlder(
+  stateAt: number,
+  status: BillingSubscriptionStatus,
+  stored: { state_at: number; status: BillingSubscriptionStatus },
+): boolean {
+  if (stateAt !== stored.state_at) return stateAt < stored.state_at;
+  return STAGE[status] < STAGE[stored.status];
+}
+
+/**
+ * Stores what the provider says about a subscription unless newer state is stored already, then
+ * sets the user's plan from their live subscriptions. Call inside a transaction.
+ */
+export async function writeSubscription(
+  trx: DbOrTrx,
+  input: { customerId: string; subscription: Subscription; stateAt: number },
+): Promise<SubscriptionWrite> {
+  const userId = await findUserIdByCustomer(trx, input.customerId);
+  if (!userId) return 'unknown_customer';
+  const sub = input.subscription;
+  const stored = await trx
+    .selectFrom('subscriptions')
+    .select(['state_at', 'status'])
+    .where('id', '=', sub.id)
+    .executeTakeFirst();
+  if (stored && isOlder(input.stateAt, sub.status, stored)) return 'stale';
+  const now = new Date().toISOString();
+  const state = {
+    plan: sub.plan,
+    status: sub.status,
+    current_period_start: sub.current_period_start,
+    current_period_end: sub.current_period_end,
+    cancel_at_period_end: sub.cancel_at_period_end ? 1 : 0,
+    trial_end: sub.trial_end,
+    state_at: input.stateAt,
+    updated_at: now,
+  };
+  await trx
+    .insertInto('subscriptions')
+    .values({
+      id: sub.id,
+      user_id: userId,
+      customer_id: input.customerId,
+      created_at: now,
+      ...state,
+    })
+    .onConflict((oc) => oc.column('id').doUpdateSet(state))
+    .execute();
+  await updatePlan(trx, userId);
+  return 'applied';
+}
+
+/** The plan of the user's most recent live subscription, else free. */
+async function updatePlan(trx: DbOrTrx, userId: string): Promise<void> {
+  const live = await trx
+    .selectFrom('subscriptions')
+    .select('plan')
+    .where('user_id', '=', userId)
+    .where('status', 'in', LIVE_STATUSES)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  const plan: PlanId = live?.plan ?? 'free';
+  await trx
+    .updateTable('users')
+    .set({ plan, updated_at: new Date().toISOString() })
+    .where('id', '=', userId)
+    .where('plan', '!=', plan)
+    .execute();
+}
+
+/** Opens the AI rewrite of an owner's site; false when it is not theirs. */
+export async function markRewritePaid(
+  db: DbOrTrx,
+  siteId: string,
+  ownerId: string,
+): Promise<boolean> {
+  const site = await db
+    .selectFrom('sites')
+    .select(['id', 'ai_rewrite_paid_at'])
+    .where('id', '=', siteId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!site) return false;
+  if (!site.ai_rewrite_paid_at) {
+    await db
+      .updateTable('sites')
+      .set({ ai_rewrite_paid_at: new Date().toISOString() })
+      .where('id', '=', site.id)
+      .execute();
+  }
+  return true;
+}
+
+/** Mirrors a user keeps and the page views of their sites between two days (YYYY-MM-DD, UTC). */
+export async function usageFigures(
+  db: Db,
+  userId: string,
+  fromDay: string,
+  toDay: string,
+): Promise<{ mirrors: number; pageViews: number }> {
+  const mirrors = await db
+    .selectFrom('sites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const views = await db
+    .selectFrom('site_visits')
+    .innerJoin('sites', 'sites.id', 'site_visits.site_id')
+    .select((eb) => eb.fn.sum<number | string | null>('site_visits.page_views').as('n'))
+    .where('sites.owner_id', '=', userId)
+    .where('site_visits.day', '>=', fromDay)
+    .where('site_visits.day', '<=', toDay)
+    .executeTakeFirstOrThrow();
+  return { mirrors: Number(mirrors.n), pageViews: Number(views.n ?? 0) };
+}
+
+export async function pruneEvents(db: Db, before: Date): Promise<void> {
+  await db.deleteFrom('billing_events').where('processed_at', '<', before.toISOString()).execute();
+}

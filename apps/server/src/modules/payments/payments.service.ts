@@ -1,0 +1,473 @@
+import { createHash } from 'node:crypto';
+import {
+  getPlan,
+  isPaidPlan,
+  PAYMENT_MESSAGES,
+  type BillingView,
+  type Invoice,
+  type PaidPlanId,
+  type PaymentIntentResponse,
+  type PaymentMethod,
+  type SubscribeResponse,
+  type Subscription,
+  type Usage,
+} from '@mirror/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/env.js';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../http/app-error.js';
+import type { Db } from '../../platform/db/database.js';
+import type { UserRow } from '../../platform/db/schema.js';
+import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
+import type { SitesService } from '../sites/sites.service.js';
+import {
+  PaymentDeclinedError,
+  type BillingEvent,
+  type PaymentProvider,
+} from './payment-provider.js';
+import type { WebhookParser } from './payment-providers.js';
+import {
+  findCurrentSubscription,
+  findCustomerId,
+  findUserIdByCustomer,
+  LIVE_STATUSES,
+  markRewritePaid,
+  pruneEvents,
+  recordEvent,
+  saveCustomerId,
+  toSubscription,
+  usageFigures,
+  writeSubscription,
+  type DbOrTrx,
+  type SubscriptionRecord,
+} from './payments.repository.js';
+import type { TestCard, TestPaymentProvider } from './test-provider.js';
+
+const HOUR = 3_600_000;
+/** Per user: charges (subscribe, plan change, payments) and cards (added, set up). */
+export const PAYMENT_RATE_LIMITS = {
+  charge: { limit: 20, windowMs: HOUR },
+  card: { limit: 20, windowMs: HOUR },
+} satisfies Record<string, RateLimitRule>;
+/** Applied event ids are kept this long: Stripe retries a webhook for up to three days. */
+const EVENT_RETENTION_MS = 30 * 24 * HOUR;
+/** Metadata keys the server sets; a client's generic payment cannot pose as a rewrite payment. */
+const RESERVED_METADATA = new Set(['cloneId', 'userId', 'purpose']);
+export const AI_REWRITE_DESCRIPTION = 'AI Website Rewrite';
+
+export type EventOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored';
+
+export interface PaymentsServiceDeps {
+  db: Db;
+  provider: PaymentProvider;
+  /** Set in the local test mode: the card form, the 3-D Secure dialog, renewals. */
+  testMode: TestPaymentProvider | null;
+  /** Set with Stripe: verifies and reads a webhook. */
+  parseWebhook: WebhookParser | null;
+  sites: SitesService;
+  limiter: RateLimiter;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * A key per user, purpose and client request (its Idempotency-Key header, else its request id): a
+ * retried HTTP request reaches the provider with the same key and is not charged twice.
+ */
+function idempotencyKey(user: UserRow, purpose: string, nonce: string, ...parts: string[]) {
+  const digest = createHash('sha256')
+    .update([user.id, purpose, nonce, ...parts].join('\n'))
+    .digest('hex')
+    .slice(0, 40);
+  return `mirror-${purpose}-${digest}`;
+}
+
+/** A refusal the user can act on is a 402 with the provider's words (a card not theirs: 404). */
+async function declinesAsErrors<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof PaymentDeclinedError)) throw err;
+    if (err.message === PAYMENT_MESSAGES.paymentMethodNotFound) throw notFound(err.message);
+    throw new AppError('payment_declined', 402, err.message);
+  }
+}
+
+/** The first and last day of the calendar month (UTC) around `date`. */
+function monthOf(date: Date): { start: number; end: number } {
+  const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const end = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  return { start: start / 1000, end: end / 1000 };
+}
+
+const dayOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+export function createPaymentsService(deps: PaymentsServiceDeps) {
+  const { db, provider, config, log } = deps;
+  const mode = provider.mode;
+
+  async function limit(user: UserRow, kind: keyof typeof PAYMENT_RATE_LIMITS) {
+    const hit = await deps.limiter.hit(
+      `payments-${kind}:user:${user.id}`,
+      PAYMENT_RATE_LIMITS[kind],
+    );
+    if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
+  }
+
+  const customerIdOf = (user: UserRow) => findCustomerId(db, user.id, mode);
+
+  /** The user's customer at the provider, created on first use. */
+  async function ensureCustomer(user: UserRow): Promise<string> {
+    const existing = await customerIdOf(user);
+    if (existing) return existing;
+    const created = await provider.createCustomer({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+    });
+    return saveCustomerId(db, user.id, mode, created);
+  }
+
+  /**
+   * What a provider call answered is the newest state there is, so it is stored at once (a webhook
+   * may come later or never reach a developer's machine), through the same code as events.
+   */
+  async function sync(customerId: string, subscription: Subscription): Promise<void> {
+    await db
+      .transaction()
+      .execute((trx) =>
+        writeSubscription(trx, { customerId, subscription, stateAt: nowSeconds() }),
+      );
+  }
+
+  async function liveSubscription(user: UserRow): Promise<SubscriptionRecord> {
+    const current = await findCurrentSubscription(db, user.id);
+    if (!current || !LIVE_STATUSES.includes(current.status)) {
+      throw conflict(PAYMENT_MESSAGES.notSubscribed);
+    }
+    return current;
+  }
+
+  async function paymentMethodsOf(user: UserRow): Promise<PaymentMethod[]> {
+    const customerId = await customerIdOf(user);
+    return customerId ? provider.listPaymentMethods(customerId) : [];
+  }
+
+  function requireTestMode(): TestPaymentProvider {
+    if (!deps.testMode) throw notFound(PAYMENT_MESSAGES.testModeOnly);
+    return deps.testMode;
+  }
+
+  /** Opens the rewrite for a paid intent made by our ai-rewrite call, for the clone's owner only. */
+  async function applyRewritePayment(
+    trx: DbOrTrx,
+    customerId: string | null,
+    metadata: Record<string, string>,
+  ): Promise<EventOutcome> {
+    const { purpose, cloneId, userId } = metadata;
+    if (purpose !== 'ai_rewrite' || !cloneId || !userId) return 'ignored';
+    if (customerId && (await findUserIdByCustomer(trx, customerId)) !== userId) return 'ignored';
+    return (await markRewritePaid(trx, cloneId, userId)) ? 'applied' : 'ignored';
+  }
+
+  /**
+   * The one place provider events change our state. Each event is applied once (its id is
+   * recorded in the same transaction as its effect); one older than the stored state of its
+   * subscription changes nothing.
+   */
+  async function applyEvent(event: BillingEvent): Promise<EventOutcome> {
+    const outcome = await db.transaction().execute(async (trx): Promise<EventOutcome> => {
+      if (!(await recordEvent(trx, event))) return 'duplicate';
+      switch (event.type) {
+        case 'subscription.updated':
+        case 'subscription.deleted': {
+          const subscription =
+            event.type === 'subscription.deleted' &&
+            LIVE_STATUSES.includes(event.subscription.status)
+              ? { ...event.subscription, status: 'canceled' as const }
+              : event.subscription;
+          const written = await writeSubscription(trx, {
+            customerId: event.customerId,
+            subscription,
+            stateAt: event.created,
+          });
+          return written === 'unknown_customer' ? 'ignored' : written;
+        }
+        case 'payment_intent.succeeded':
+          return applyRewritePayment(trx, event.customerId, event.metadata);
+        default:
+          return 'ignored';
+      }
+    });
+    log.info({ eventId: event.id, type: event.type, outcome }, 'billing event');
+    return outcome;
+  }
+
+  return {
+    mode,
+
+    applyEvent,
+
+    async billing(user: UserRow): Promise<BillingView> {
+      const current = await findCurrentSubscription(db, user.id);
+      const subscription = current ? toSubscription(current) : null;
+      return {
+        currentPlan: user.plan,
+        isSubscribed: subscription?.status === 'active' || subscription?.status === 'past_due',
+        isTrialing: subscription?.status === 'trialing',
+        trialEndsAt: subscription?.status === 'trialing' ? subscription.trial_end : null,
+        cancel_at_period_end: subscription?.cancel_at_period_end ?? false,
+        subscription,
+        mode,
+        publishableKey: provider.publishableKey,
+      };
+    },
+
+    async subscribe(
+      user: UserRow,
+      body: { planId: PaidPlanId; paymentMethodId: string },
+      nonce: string,
+    ): Promise<SubscribeResponse> {
+      const current = await findCurrentSubscription(db, user.id);
+      if (current && LIVE_STATUSES.includes(current.status)) {
+        throw conflict(PAYMENT_MESSAGES.alreadySubscribed);
+      }
+      await limit(user, 'charge');
+      const customerId = await ensureCustomer(user);
+      if (current) {
+        // A first payment never confirmed: that attempt ends before the new one starts.
+        await sync(customerId, await provider.cancelSubscription(current.id, true));
+      }
+      const result = await declinesAsErrors(() =>
+        provider.createSubscription({
+          customerId,
+          planId: body.planId,
+          paymentMethodId: body.paymentMethodId,
+          idempotencyKey: idempotencyKey(
+            user,
+            'subscribe',
+            nonce,
+            body.planId,
+            body.paymentMethodId,
+          ),
+        }),
+      );
+      await sync(customerId, result.subscription);
+      return result;
+    },
+
+    /** Plan change with proration; the new plan's limits apply at once. */
+    async changePlan(user: UserRow, planId: PaidPlanId, nonce: string): Promise<Subscription> {
+      const current = await liveSubscription(user);
+      if (current.plan === planId) throw conflict(PAYMENT_MESSAGES.samePlan);
+      await limit(user, 'charge');
+      const subscription = await declinesAsErrors(() =>
+        provider.updateSubscription(
+          current.id,
+          planId,
+          idempotencyKey(user, 'plan', nonce, planId),
+        ),
+      );
+      await sync(current.customer_id, subscription);
+      return subscription;
+    },
+
+    async cancel(user: UserRow, immediately: boolean): Promise<Subscription> {
+      const current = await findCurrentSubscription(db, user.id);
+      if (!current) throw conflict(PAYMENT_MESSAGES.notSubscribed);
+      const subscription = await provider.cancelSubscription(current.id, immediately);
+      await sync(current.customer_id, subscription);
+      return subscription;
+    },
+
+    /**
+     * Ends billing before an account is deleted: the provider would otherwise go on charging a
+     * customer whose account no longer exists.
+     */
+    async endBillingForDeletedAccount(user: UserRow): Promise<void> {
+      const current = await findCurrentSubscription(db, user.id);
+      if (current) await provider.cancelSubscription(current.id, true);
+    },
+
+    async reactivate(user: UserRow): Promise<Subscription> {
+      const current = await liveSubscription(user);
+      if (current.cancel_at_period_end !== 1) throw conflict(PAYMENT_MESSAGES.notCancelling);
+      const subscription = await provider.reactivateSubscription(current.id);
+      await sync(current.customer_id, subscription);
+      return subscription;
+    },
+
+    async setupIntent(user: UserRow): Promise<{ clientSecret: string }> {
+      await limit(user, 'card');
+      return provider.createSetupIntent(await ensureCustomer(user));
+    },
+
+    paymentMethods: paymentMethodsOf,
+
+    async setDefaultPaymentMethod(user: UserRow, paymentMethodId: string) {
+      const customerId = await ensureCustomer(user);
+      await declinesAsErrors(() => provider.setDefaultPaymentMethod(customerId, paymentMethodId));
+      return paymentMethodsOf(user);
+    },
+
+    async removePaymentMethod(user: UserRow, paymentMethodId: string) {
+      const customerId = await customerIdOf(user);
+      const methods = customerId ? await provider.listPaymentMethods(customerId) : [];
+      if (!customerId || !methods.some((m) => m.id === paymentMethodId)) {
+        throw notFound(PAYMENT_MESSAGES.paymentMethodNotFound);
+      }
+      await declinesAsErrors(() => provider.detachPaymentMethod(customerId, paymentMethodId));
+      return paymentMethodsOf(user);
+    },
+
+    /** A one-off payment (SPEC §7). Its metadata can never pose as a rewrite payment. */
+    async paymentIntent(
+      user: UserRow,
+      body: {
+        amount: number;
+        currency: string;
+        description: string;
+        paymentMethodId?: string | undefined;
+        metadata?: Record<string, string> | undefined;
+      },
+      nonce: string,
+    ): Promise<PaymentIntentResponse> {
+      await limit(user, 'charge');
+      const customerId = await ensureCustomer(user);
+      const metadata = Object.fromEntries(
+        Object.entries(body.metadata ?? {}).filter(([key]) => !RESERVED_METADATA.has(key)),
+      );
+      return declinesAsErrors(() =>
+        provider.createPaymentIntent({
+          customerId,
+          amount: body.amount,
+          currency: body.currency,
+          description: body.description,
+          metadata: { ...metadata, userId: user.id, purpose: 'payment' },
+          ...(body.paymentMethodId ? { paymentMethodId: body.paymentMethodId } : {}),
+          idempotencyKey: idempotencyKey(user, 'payment', nonce, String(body.amount)),
+        }),
+      );
+    },
+
+    /**
+     * Pays the one-off AI rewrite of a clone (users without a paid plan). Paid at once opens the
+     * rewrite now; a card that needs 3-D Secure answers `requires_action` and the confirmation's
+     * event opens it.
+     */
+    async payAiRewrite(
+      user: UserRow,
+      body: { cloneId: string; paymentMethodId: string },
+      nonce: string,
+    ): Promise<PaymentIntentResponse> {
+      if (isPaidPlan(user.plan)) throw badRequest(PAYMENT_MESSAGES.rewriteNotNeeded);
+      const site = await deps.sites.ownedSite(user, body.cloneId);
+      if (site.ai_rewrite_paid_at) throw conflict(PAYMENT_MESSAGES.alreadyPaid);
+      await limit(user, 'charge');
+      const amount = config.ai.rewritePriceCents;
+      if (amount === 0) {
+        await markRewritePaid(db, site.id, user.id);
+        return { id: `free_${site.id}`, clientSecret: '', status: 'succeeded' };
+      }
+      const customerId = await ensureCustomer(user);
+      const intent = await declinesAsErrors(() =>
+        provider.createPaymentIntent({
+          customerId,
+          amount,
+          currency: 'usd',
+          description: AI_REWRITE_DESCRIPTION,
+          metadata: { cloneId: site.id, userId: user.id, purpose: 'ai_rewrite' },
+          paymentMethodId: body.paymentMethodId,
+          idempotencyKey: idempotencyKey(user, 'ai-rewrite', nonce, site.id, body.paymentMethodId),
+        }),
+      );
+      if (intent.status === 'succeeded') await markRewritePaid(db, site.id, user.id);
+      return intent;
+    },
+
+    async invoices(user: UserRow): Promise<Invoice[]> {
+      const customerId = await customerIdOf(user);
+      return customerId ? provider.listInvoices(customerId) : [];
+    },
+
+    async invoicePdf(user: UserRow, invoiceId: string): Promise<Buffer> {
+      const customerId = await customerIdOf(user);
+      const pdf = customerId ? await provider.invoicePdf(customerId, invoiceId) : null;
+      if (!pdf) throw notFound(PAYMENT_MESSAGES.invoiceNotFound);
+      return pdf;
+    },
+
+    /**
+     * Real figures for this billing period (the subscription's, else the calendar month): mirrors
+     * kept, custom domains (none until custom domains exist), page views counted by the sites
+     * host. Bandwidth is not measured yet and reads 0.
+     */
+    async usage(user: UserRow): Promise<Usage> {
+      const plan = getPlan(user.plan);
+      const current = await findCurrentSubscription(db, user.id);
+      const period =
+        current && LIVE_STATUSES.includes(current.status)
+          ? { start: current.current_period_start, end: current.current_period_end }
+          : monthOf(new Date());
+      const figures = await usageFigures(db, user.id, dayOf(period.start), dayOf(period.end - 1));
+      return {
+        plan: user.plan,
+        periodStart: period.start,
+        periodEnd: period.end,
+        mirrors: { used: figures.mirrors, limit: plan.limits.mirrors },
+        customDomains: { used: 0, limit: plan.limits.customDomains },
+        pageViews: figures.pageViews,
+        bandwidthBytes: 0,
+      };
+    },
+
+    async portalSession(user: UserRow): Promise<{ url: string }> {
+      await limit(user, 'card');
+      return provider.createPortalSession(await ensureCustomer(user), `${config.appUrl}/billing`);
+    },
+
+    /** Stripe's webhook: verified against the raw body, then applied like any event. */
+    async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<void> {
+      if (!deps.parseWebhook) throw notFound();
+      let event: BillingEvent | null;
+      try {
+        event = deps.parseWebhook(rawBody, signature);
+      } catch (err) {
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'webhook refused');
+        throw badRequest(PAYMENT_MESSAGES.invalidSignature);
+      }
+      if (event) await applyEvent(event);
+    },
+
+    /** Test mode's card form: the number is checked and dropped by the provider. */
+    async addTestCard(user: UserRow, card: TestCard) {
+      const testMode = requireTestMode();
+      await limit(user, 'card');
+      return testMode.createPaymentMethod(card);
+    },
+
+    /** Test mode's 3-D Secure dialog: approve pays, refuse is a 402 and nothing is paid. */
+    async confirmTestPayment(
+      user: UserRow,
+      body: { clientSecret: string; approve: boolean },
+    ): Promise<PaymentIntentResponse> {
+      const testMode = requireTestMode();
+      const customerId = await customerIdOf(user);
+      const result = customerId
+        ? await testMode.confirmPayment(customerId, body.clientSecret, body.approve)
+        : null;
+      if (!result) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+      if (result.failure) throw new AppError('payment_declined', 402, result.failure);
+      return result.intent;
+    },
+
+    /** Periodic upkeep: test-mode renewals and retries, and old event ids. */
+    async runMaintenance(now = new Date()): Promise<void> {
+      await deps.testMode?.renewDue(now);
+      await pruneEvents(db, new Date(Date.now() - EVENT_RETENTION_MS));
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -1,0 +1,117 @@
+import { Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { PermanentJobError, type JobDefinition, type JobQueue } from './job.js';
+
+export interface BullmqJobQueueOptions {
+  /** `redis://host:port[/db]`. */
+  redisUrl: string;
+  log: FastifyBaseLogger;
+  concurrency: number;
+  /** A running job holds a lock this long, renewed while it runs; a dead worker's job is taken over. */
+  leaseMs?: number;
+  /** Key prefix in Redis (tests use one per run). */
+  prefix?: string;
+  /** Queue name; every job definition shares it. */
+  queueName?: string;
+}
+
+/** What a job's stored data carries besides the payload. */
+interface StoredJob {
+  payload: unknown;
+}
+
+/** A client for BullMQ: it blocks on Redis, so commands wait for a reconnect instead of failing. */
+function connect(redisUrl: string): Redis {
+  return new Redis(redisUrl, { maxRetriesPerRequest: null });
+}
+
+/**
+ * The same job definitions on BullMQ (Redis), for many processes: retries with exponential
+ * back-off, stalled jobs (a worker that died) taken over by another worker after the lease, and a
+ * drain that gives running jobs back to the queue without counting a try.
+ */
+export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
+  const { log } = options;
+  const connection = connect(options.redisUrl);
+  const prefix = options.prefix ?? 'mirror';
+  const queueName = options.queueName ?? 'jobs';
+  const leaseMs = options.leaseMs ?? 30_000;
+  const definitions = new Map<string, JobDefinition<unknown>>();
+  const queue = new Queue(queueName, { connection, prefix });
+  queue.on('error', (err) => log.error({ err }, 'job queue connection error'));
+  let worker: Worker | null = null;
+
+  async function processJob(job: Job<StoredJob>, token?: string, signal?: AbortSignal) {
+    const definition = definitions.get(job.name);
+    if (!definition) throw new UnrecoverableError(`no job definition named ${job.name}`);
+    const attempt = job.attemptsMade + 1;
+    const jobLog = log.child({ jobId: job.id, job: job.name, attempt });
+    const abort = signal ?? new AbortController().signal;
+    try {
+      const payload = definition.payload.parse(job.data.payload);
+      await definition.handle(payload, { jobId: job.id!, attempt, signal: abort, log: jobLog });
+    } catch (err) {
+      if (abort.aborted) {
+        // Draining: give the job back untouched; another worker (or this one later) runs it.
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      const permanent = err instanceof PermanentJobError || attempt >= definition.maxAttempts;
+      jobLog.warn({ err }, permanent ? 'job failed' : 'job failed; will try again');
+      if (err instanceof PermanentJobError) throw new UnrecoverableError(err.message);
+      throw err;
+    }
+  }
+
+  return {
+    register(definition) {
+      definitions.set(definition.name, definition as JobDefinition<unknown>);
+    },
+    async enqueue(definition, payload, enqueueOptions = {}) {
+      const data: StoredJob = { payload: definition.payload.parse(payload) };
+      const delay = enqueueOptions.runAt ? enqueueOptions.runAt.getTime() - Date.now() : 0;
+      const job = await queue.add(definition.name, data, {
+        attempts: definition.maxAttempts,
+        backoff: { type: 'exponential', delay: definition.backoffMs, jitter: 0.25 },
+        ...(delay > 0 ? { delay } : {}),
+        removeOnComplete: { age: 24 * 3600, count: 1000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      });
+      return job.id!;
+    },
+    start() {
+      if (worker) return;
+      worker = new Worker<StoredJob>(queueName, processJob, {
+        // Its own client: a worker's blocking reads must not hold up the producer's commands.
+        connection: connect(options.redisUrl),
+        prefix,
+        concurrency: options.concurrency,
+        lockDuration: leaseMs,
+        stalledInterval: Math.max(1_000, Math.floor(leaseMs / 2)),
+        maxStalledCount: 3,
+      });
+      worker.on('error', (err) => log.error({ err }, 'job worker error'));
+    },
+    async stop(graceMs = 10_000) {
+      const current = worker;
+      worker = null;
+      if (!current) return;
+      // Stop taking jobs; running ones get `graceMs` to finish, then their signal is aborted and
+      // they go back to the queue.
+      const closed = current.close();
+      const timer = setTimeout(() => current.cancelAllJobs('draining'), graceMs);
+      try {
+        await closed;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      // Graceful when nobody stopped the worker before (the default drain time).
+      await this.stop();
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react';
+import { PAYMENT_MESSAGES, type Usage } from '@mirror/contract';
+import { Panel } from '../../../components/ui/panel';
+import { getErrorMessage } from '../../../lib/api-client';
+import { formatBytes, formatNumber } from '../../../lib/format';
+import { useI18n } from '../../../lib/i18n';
+import { getUsage } from '../../../lib/payments';
+import { formatUnixDate } from '../utils/format-billing';
+
+type Load =
+  { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; usage: Usage };
+
+/** What the plan allows and what this account uses this billing period (`GET /payments/usage`). */
+export function UsagePanel() {
+  const { t, locale } = useI18n();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getUsage(controller.signal)
+      .then((usage) => setLoad({ state: 'ready', usage }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoad({
+          state: 'error',
+          message: getErrorMessage(error, PAYMENT_MESSAGES.fetchUsageFailed),
+        });
+      });
+    return () => controller.abort();
+  }, []);
+
+  const n = (value: number) => formatNumber(locale, value);
+  const usage = load.state === 'ready' ? load.usage : null;
+
+  return (
+    <Panel
+      title={t('billing.usage.title')}
+      description={
+        usage
+          ? t('billing.usage.period', {
+              start: formatUnixDate(locale, usage.periodStart),
+              end: formatUnixDate(locale, usage.periodEnd),
+            })
+          : undefined
+      }
+    >
+      {load.state === 'loading' && <p className="panel-description">{t('common.loading')}</p>}
+      {load.state === 'error' && (
+        <p className="alert alert-error" role="alert">
+          {load.message}
+        </p>
+      )}
+      {usage && (
+        <dl className="usage-grid">
+          <UsageMeter
+            label={t('billing.usage.mirrors')}
+            used={usage.mirrors.used}
+            limit={usage.mirrors.limit}
+            text={
+              usage.mirrors.limit === null
+                ? t('billing.usage.ofUnlimited', { used: n(usage.mirrors.used) })
+                : t('billing.usage.of', {
+                    used: n(usage.mirrors.used),
+                    limit: n(usage.mirrors.limit),
+                  })
+            }
+          />
+          <UsageMeter
+            label={t('billing.usage.customDomains')}
+            used={usage.customDomains.used}
+            limit={usage.customDomains.limit}
+            text={t('billing.usage.of', {
+              used: n(usage.customDomains.used),
+              limit: n(usage.customDomains.limit),
+            })}
+          />
+          <div className="usage-item">
+            <dt>{t('billing.usage.pageViews')}</dt>
+            <dd data-testid="usage-page-views">{n(usage.pageViews)}</dd>
+          </div>
+          <div className="usage-item">
+            <dt>{t('billing.usage.bandwidth')}</dt>
+            <dd data-testid="usage-bandwidth">{formatBytes(locale, usage.bandwidthBytes)}</dd>
+          </div>
+        </dl>
+      )}
+    </Panel>
+  );
+}
+
+function UsageMeter({
+  label,
+  used,
+  limit,
+  text,
+}: {
+  label: string;
+  used: number;
+  limit: number | null;
+  text: string;
+}) {
+  // Unlimited plans and a zero limit have nothing to fill.
+  const share = limit ? Math.min(1, used / limit) : 0;
+  return (
+    <div className="usage-item">
+      <dt>{label}</dt>
+      <dd>
+        <span>{text}</span>
+        {limit !== null && limit > 0 && (
+          <span className="usage-bar" aria-hidden="true">
+            <span
+              className={used >= limit ? 'usage-bar-fill usage-bar-full' : 'usage-bar-fill'}
+              style={{ inlineSize: `${Math.round(share * 100)}%` }}
+            />
+          </span>
+        )}
+      </dd>
+    </div>
+  );
+}

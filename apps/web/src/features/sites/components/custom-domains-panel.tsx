@@ -1,0 +1,235 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import {
+  DOMAIN_MESSAGES,
+  PLANS,
+  normalizeDomainName,
+  type CloneRecord,
+  type CustomDomain,
+  type DomainCheckResponse,
+} from '@mirror/contract';
+import { FormField } from '../../../components/ui/form-field';
+import { Panel } from '../../../components/ui/panel';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth-context';
+import { useI18n } from '../../../lib/i18n';
+import { notify } from '../../../lib/toast';
+// The DNS parts are the domains feature's, shared with the domain page.
+import { deployDomain, getDomainsOverview } from '../../domains/api/domain-api';
+import { DeleteDomainButton } from '../../domains/components/delete-domain';
+import { DomainStatusBadge } from '../../domains/components/domain-status-badge';
+import { DomainVerification } from '../../domains/components/domain-verification';
+import { applyCheck } from '../../domains/utils/apply-check';
+import { EXAMPLE_DOMAIN, validateDomainName } from '../../domains/utils/park-form';
+
+type Load =
+  | { state: 'loading' }
+  | { state: 'error'; message: string }
+  | { state: 'ready'; domains: CustomDomain[] };
+
+/**
+ * Custom domains of a site (issue 8): connect one (`POST /domains/deploy`), the records to create
+ * with their live status and 'Check Now', and removal. Plan limits are the server's to say.
+ */
+export function CustomDomainsPanel({ site }: { site: CloneRecord }) {
+  const { t } = useI18n();
+  const { user } = useAuth();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getDomainsOverview(controller.signal)
+      .then((overview) =>
+        setLoad({
+          state: 'ready',
+          domains: overview.customDomains.filter((domain) => domain.siteId === site.id),
+        }),
+      )
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoad({ state: 'error', message: getErrorMessage(error, DOMAIN_MESSAGES.fetchFailed) });
+      });
+    return () => controller.abort();
+  }, [site.id, attempt]);
+
+  const update = useCallback(
+    (change: (domains: CustomDomain[]) => CustomDomain[]) =>
+      setLoad((current) =>
+        current.state === 'ready' ? { state: 'ready', domains: change(current.domains) } : current,
+      ),
+    [],
+  );
+
+  const handleChecked = useCallback(
+    (answer: DomainCheckResponse) =>
+      update((domains) =>
+        domains.map((domain) => (domain.id === answer.id ? applyCheck(domain, answer) : domain)),
+      ),
+    [update],
+  );
+
+  const limits = PLANS.filter((plan) => plan.limits.customDomains > 0)
+    .map((plan) =>
+      t('site.domains.planLimit', { plan: plan.name, count: plan.limits.customDomains }),
+    )
+    .join(' · ');
+
+  return (
+    <Panel title={t('site.domains.title')} description={t('site.domains.description')}>
+      {load.state === 'loading' && (
+        <p className="site-muted" role="status">
+          <Spinner /> {t('common.loading')}
+        </p>
+      )}
+      {load.state === 'error' && (
+        <div className="alert alert-error domains-load-error" role="alert">
+          <span>{load.message}</span>{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setLoad({ state: 'loading' });
+              setAttempt((n) => n + 1);
+            }}
+          >
+            {t('dashboard.retry')}
+          </button>
+        </div>
+      )}
+      {load.state === 'ready' && (
+        <>
+          {load.domains.length > 0 && (
+            <ul className="site-domain-list">
+              {load.domains.map((domain) => (
+                <li key={domain.id} className="site-domain" data-testid="site-domain">
+                  <div className="site-domain-head">
+                    <Link
+                      className="site-domain-name"
+                      to={paths.domain.getHref(domain.id)}
+                      dir="ltr"
+                    >
+                      {domain.domain}
+                    </Link>
+                    <DomainStatusBadge status={domain.status} />
+                    {domain.status === 'active' && (
+                      <a href={domain.url} target="_blank" rel="noopener noreferrer" dir="ltr">
+                        {domain.url}
+                      </a>
+                    )}
+                    <span className="site-domain-remove">
+                      <DeleteDomainButton
+                        kind="custom"
+                        id={domain.id}
+                        domain={domain.domain}
+                        label={t('site.domains.remove')}
+                        ariaLabel={t('site.domains.removeLabel', { domain: domain.domain })}
+                        onDeleted={() => update((all) => all.filter((d) => d.id !== domain.id))}
+                      />
+                    </span>
+                  </div>
+                  <DomainVerification
+                    domain={domain.domain}
+                    verification={domain}
+                    onChecked={handleChecked}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+          <AttachDomainForm
+            siteId={site.id}
+            onAttached={(domain) => update((all) => [...all, domain])}
+          />
+          {user?.plan === 'free' && (
+            <p className="field-hint">
+              {limits} <Link to={paths.billing.getHref()}>{t('site.sync.upgradeLink')}</Link>
+            </p>
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}
+
+function AttachDomainForm({
+  siteId,
+  onAttached,
+}: {
+  siteId: string;
+  onAttached: (domain: CustomDomain) => void;
+}) {
+  const { t } = useI18n();
+  const inputId = useId();
+  const [domain, setDomain] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const rule = validateDomainName(domain);
+  const error = touched && rule ? t(rule, { host: EXAMPLE_DOMAIN }) : undefined;
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setTouched(true);
+    if (rule || submitting) return;
+    setSubmitting(true);
+    setFailure(null);
+    try {
+      const attached = await deployDomain({
+        siteId,
+        domain: normalizeDomainName(domain),
+        setupSSL: true,
+      });
+      onAttached(attached);
+      setDomain('');
+      setTouched(false);
+      notify.success(t('site.domains.attached', { domain: attached.domain }));
+    } catch (caught) {
+      setFailure(getErrorMessage(caught, t('site.domains.attachFailed')));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className="attach-domain" noValidate onSubmit={(event) => void handleSubmit(event)}>
+      {failure && (
+        <p className="alert alert-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div className="attach-domain-row">
+        <FormField
+          id={inputId}
+          name="domain"
+          label={t('site.domains.label')}
+          placeholder={`shop.${EXAMPLE_DOMAIN}`}
+          value={domain}
+          error={error}
+          hint={t('site.domains.hint')}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          inputMode="url"
+          dir="ltr"
+          onChange={(event) => {
+            setDomain(event.target.value);
+            setFailure(null);
+          }}
+          onBlur={() => setTouched(true)}
+        />
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={submitting}
+          aria-busy={submitting || undefined}
+        >
+          {submitting && <Spinner />}
+          {t('site.domains.attach')}
+        </button>
+      </div>
+    </form>
+  );
+}

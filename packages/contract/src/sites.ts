@@ -91,7 +91,15 @@ export const VersionParams = z.object({
   versionId: z.string().min(1).max(64),
 });
 
-export const UpdateSiteBody = z.object({ syncSchedule: z.enum(SYNC_SCHEDULES) });
+/** PUT /domains/clone/{id}: the sync schedule, or a new subdomain (blank: a new random one). */
+export const UpdateSiteBody = z
+  .object({
+    syncSchedule: z.enum(SYNC_SCHEDULES).optional(),
+    targetDomain: z.string().trim().max(253).optional(),
+  })
+  .refine((body) => body.syncSchedule !== undefined || body.targetDomain !== undefined, {
+    message: 'Nothing to change: send syncSchedule or targetDomain.',
+  });
 
 export const AnalyticsQuery = z.object({ period: z.enum(ANALYTICS_PERIODS).default('7d') });
 export const AnalyticsResponse = z.object({

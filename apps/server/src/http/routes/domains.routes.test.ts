@@ -250,6 +250,38 @@ describe('mirroring as a service', () => {
     ).toBe(400);
   });
 
+  it('moves a site to another subdomain for paid plans; the old address stops serving', async () => {
+    const { site, t } = await setup();
+    const pro = await signUp(t, 'pro');
+    const free = await signUp(t);
+    const first = (await clone(t, { sourceUrl: site.url }, pro.headers)).json();
+    await clone(t, { sourceUrl: site.url, targetDomain: 'taken' }, pro.headers);
+    const freeSite = (await clone(t, { sourceUrl: site.url }, free.headers)).json();
+    await pollToEnd(t, first.id, pro.headers);
+    const rename = (id: string, headers: Record<string, string>, payload: object) =>
+      t.app.inject({ method: 'PUT', url: `/api/domains/clone/${id}`, headers, payload });
+
+    const moved = await rename(first.id, pro.headers, { targetDomain: 'Bakery' });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().previewUrl).toMatch(/^http:\/\/bakery\.localhost(:\d+)?\/$/);
+    expect((await fromSite(t, moved.json().previewUrl)).statusCode).toBe(200);
+    const old = await fromSite(t, first.previewUrl);
+    expect(old.statusCode).toBe(404);
+    expect(old.body).toContain('No site here');
+
+    expect((await rename(first.id, pro.headers, { targetDomain: 'taken' })).json().message).toBe(
+      'This subdomain is already taken. Please choose another one.',
+    );
+    expect((await rename(first.id, pro.headers, { targetDomain: 'admin' })).statusCode).toBe(400);
+    expect((await rename(first.id, pro.headers, {})).statusCode).toBe(400);
+    const refused = await rename(freeSite.id, free.headers, { targetDomain: 'mine' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(
+      'Custom subdomains are available on Mirror Pro and Mirror Agency.',
+    );
+    expect((await rename(first.id, free.headers, { targetDomain: 'x1' })).statusCode).toBe(404);
+  });
+
   it('deletes a site and stops serving it', async () => {
     const { site, t } = await setup();
     const owner = await signUp(t);

@@ -126,19 +126,22 @@ export const domainsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Change the sync schedule of a site',
+        summary: 'Change the sync schedule or the subdomain of a site',
         security: bearer,
         params: SiteIdParams,
         body: UpdateSiteBody,
         response: { 200: CloneRecord },
       },
     },
-    async (request) =>
-      sites.setSyncSchedule(
-        (await requireAuth(request)).user,
-        request.params.id,
-        request.body.syncSchedule,
-      ),
+    async (request) => {
+      const { user } = await requireAuth(request);
+      const { syncSchedule, targetDomain } = request.body;
+      if (targetDomain !== undefined)
+        await sites.changeSubdomain(user, request.params.id, targetDomain);
+      return syncSchedule !== undefined
+        ? sites.setSyncSchedule(user, request.params.id, syncSchedule)
+        : sites.get(user, request.params.id);
+    },
   );
 
   app.delete(

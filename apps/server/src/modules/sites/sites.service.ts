@@ -417,6 +417,26 @@ export function createSitesService(deps: SitesServiceDeps) {
       return toRecord((await findSite(db, site.id))!);
     },
 
+    /**
+     * Moves a site to another subdomain (paid plans, like choosing one at clone time); blank picks a
+     * new random one. The old address answers "No site here" from then on.
+     */
+    async changeSubdomain(user: UserRow, id: string, requested: string): Promise<CloneRecord> {
+      const site = await ownedSite(user, id);
+      if (site.is_demo === 1) throw forbidden(SITE_MESSAGES.paidSubdomain);
+      const label = parseSubdomain(requested, config.sitesDomain);
+      if (label !== null && !isPaidPlan(user.plan)) throw forbidden(SITE_MESSAGES.paidSubdomain);
+      if (label === site.subdomain) return toRecord(site);
+      const subdomain = await chooseSubdomain(label);
+      await db
+        .updateTable('sites')
+        .set({ subdomain, updated_at: new Date().toISOString() })
+        .where('id', '=', site.id)
+        .execute();
+      deps.onPublished(site.id);
+      return toRecord((await findSite(db, site.id))!);
+    },
+
     async setSyncSchedule(user: UserRow, id: string, schedule: SyncSchedule): Promise<CloneRecord> {
       const site = await ownedSite(user, id);
       if (schedule !== 'off' && !isPaidPlan(user.plan)) {

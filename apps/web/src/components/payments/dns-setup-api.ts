@@ -18,6 +18,15 @@ export function checkDomain(domain: string): Promise<DomainCheckResponse> {
   });
 }
 
+/** Moves the site to another subdomain (`PUT /domains/clone/{id}` with `targetDomain`). */
+export function changeSubdomain(siteId: string, subdomain: string): Promise<CloneRecord> {
+  return api.put<CloneRecord>(
+    `/domains/clone/${encodeURIComponent(siteId)}`,
+    { targetDomain: subdomain },
+    { defaultMessage: 'Domain update failed' },
+  );
+}
+
 /** AI instructions applied to the live version as a new version (`PUT /domains/clone/{id}/customize`). */
 export function applyInstructions(siteId: string, instructions: string) {
   return api.put<CloneStatusResponse>(

@@ -133,6 +133,35 @@ describe('DNS setup modal', () => {
     });
   });
 
+  it('moves the site to the subdomain typed in, and shows the server refusal', async () => {
+    let taken = true;
+    const { dialog } = await renderModal({
+      'PUT /domains/clone/s1': () =>
+        taken
+          ? {
+              status: 409,
+              body: { message: 'This subdomain is already taken. Please choose another one.' },
+            }
+          : { body: makeClone({ id: 's1', previewUrl: 'http://bakery.localhost:8181/' }) },
+    });
+    const field = () => dialog.getByLabelText(/^Custom subdomain/);
+    fireEvent.change(field(), { target: { value: 'bakery' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Apply Customizations' }));
+    await waitFor(() =>
+      expect(toasts()).toContain('This subdomain is already taken. Please choose another one.'),
+    );
+    taken = false;
+    fireEvent.click(dialog.getByRole('button', { name: 'Apply Customizations' }));
+    await waitFor(() =>
+      expect(toasts()).toContain('Your site now lives at bakery.localhost:8181.'),
+    );
+    expect(calls('PUT', '/domains/clone/s1').map((c) => c.body)).toEqual([
+      { targetDomain: 'bakery' },
+      { targetDomain: 'bakery' },
+    ]);
+    expect(calls('PUT', '/domains/clone/s1/customize')).toHaveLength(0);
+  });
+
   it("goes to the dashboard with 'Go to Dashboard' and closes with 'Close'", async () => {
     const { dialog, onClose } = await renderModal();
     fireEvent.click(dialog.getAllByRole('button', { name: 'Close' }).at(-1)!);

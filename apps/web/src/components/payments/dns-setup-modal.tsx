@@ -10,6 +10,7 @@ import { useI18n } from '../../lib/i18n';
 import { notify } from '../../lib/toast';
 import {
   applyInstructions,
+  changeSubdomain,
   checkDomain,
   getNewestSite,
   readDnsCheck,
@@ -241,14 +242,19 @@ function CustomizeForm({ site, sitesHost }: { site: CloneRecord; sitesHost: stri
       return;
     }
     setError(null);
-    // No call renames a site's subdomain yet; say so instead of pretending.
-    if (name !== '') notify.info(t('payments.dns.subdomainLater', { host: sitesHost }));
-    if (text === '') return;
     setApplying(true);
     try {
-      await applyInstructions(site.id, text);
-      notify.success(t('payments.dns.applied'));
-      setInstructions('');
+      if (name !== '') {
+        const moved = await changeSubdomain(site.id, name);
+        const host = moved.previewUrl ? new URL(moved.previewUrl).host : `${name}.${sitesHost}`;
+        notify.success(t('payments.dns.subdomainChanged', { host }));
+        setSubdomain('');
+      }
+      if (text !== '') {
+        await applyInstructions(site.id, text);
+        notify.success(t('payments.dns.applied'));
+        setInstructions('');
+      }
     } catch (failure) {
       notify.error(getErrorMessage(failure, t('payments.dns.applyFailed')));
     } finally {

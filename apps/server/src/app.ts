@@ -42,6 +42,7 @@ import {
   createBrowserLauncher,
   type BrowserLauncher,
 } from './platform/browser/browser-launcher.js';
+import { createS3BlobStore } from './platform/blobs/s3-blob-store.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
 import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
 import type { JobQueue } from './platform/jobs/job.js';
@@ -128,7 +129,19 @@ export async function buildApp(
     }),
   );
 
-  const blobs = createFsBlobStore(config.mirror.blobsDir);
+  const s3 = config.mirror.s3;
+  const blobs: BlobStore = s3
+    ? createS3BlobStore({
+        bucket: s3.bucket,
+        prefix: s3.prefix,
+        client: {
+          region: s3.region,
+          forcePathStyle: s3.forcePathStyle,
+          ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+          ...(s3.credentials ? { credentials: s3.credentials } : {}),
+        },
+      })
+    : createFsBlobStore(config.mirror.blobsDir);
   const jobs: JobQueue = config.jobs.redisUrl
     ? createBullmqJobQueue({
         redisUrl: config.jobs.redisUrl,

@@ -84,6 +84,16 @@ const EnvSchema = z
     VERSION_THUMBNAILS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanString.default(false),
+    S3_PREFIX: z
+      .string()
+      .regex(/^([\w.-]+\/)*$/, 'must be empty or end with / (e.g. blobs/)')
+      .default(''),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
@@ -194,6 +204,17 @@ export interface Config {
     render: 'auto' | 'always' | 'never';
     chromiumPath: string;
     blobsDir: string;
+    /** Blobs in an S3-compatible bucket instead of `blobsDir` when set. */
+    s3:
+      | {
+          bucket: string;
+          prefix: string;
+          endpoint: string | undefined;
+          region: string;
+          forcePathStyle: boolean;
+          credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+        }
+      | undefined;
     /** Makes a thumbnail of every completed version with Chromium (site cards). */
     versionThumbnails: boolean;
   };
@@ -304,6 +325,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       render: env.MIRROR_RENDER,
       chromiumPath: env.CHROMIUM_PATH,
       blobsDir: path.join(dataDir, 'blobs'),
+      s3: env.S3_BUCKET
+        ? {
+            bucket: env.S3_BUCKET,
+            prefix: env.S3_PREFIX,
+            endpoint: env.S3_ENDPOINT,
+            region: env.S3_REGION,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+            // Without keys the SDK's own chain is used (environment, instance role, …).
+            credentials:
+              env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+                ? {
+                    accessKeyId: env.S3_ACCESS_KEY_ID,
+                    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+                  }
+                : undefined,
+          }
+        : undefined,
       versionThumbnails: env.VERSION_THUMBNAILS,
     },
     jobs: {

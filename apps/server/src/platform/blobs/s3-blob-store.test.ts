@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { readBlob } from '@mirror/engine';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fromSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import { startFixtureSite } from '../../test/fixture-site.js';
+import { startS3Server } from '../../test/s3-server.js';
+import { createTestApp } from '../../test/test-app.js';
+import { createS3BlobStore } from './s3-blob-store.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup() {
+  const s3 = await startS3Server();
+  cleanups.push(() => s3.close());
+  const store = createS3BlobStore({ bucket: s3.bucket, prefix: 'blobs/', client: s3.client });
+  cleanups.push(async () => store.client.destroy());
+  const keys = async () =>
+    ((await store.client.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents ?? []).map(
+      (o) => o.Key,
+    );
+  return { store, keys };
+}
+
+async function* chunks(data: Buffer, size: number) {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+describe('S3 blob store', () => {
+  it.each([
+    ['empty', 0],
+    ['small', 1000],
+    ['large (streamed to a temporary key, then copied)', 3 * 1024 * 1024 + 17],
+  ])('stores a %s body under its sha256 and reads it back', async (_name, length) => {
+    const { store, keys } = await setup();
+    const data = Buffer.alloc(length);
+    for (let i = 0; i < length; i++) data[i] = (i * 7) & 0xff;
+    const { hash, size } = await store.put(chunks(data, 64 * 1024));
+    expect(hash).toBe(createHash('sha256').update(data).digest('hex'));
+    expect(size).toBe(length);
+    expect(await store.has(hash)).toBe(true);
+    expect((await readBlob(store, hash)).equals(data)).toBe(true);
+    expect(await keys()).toEqual([`blobs/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`]);
+  });
+
+  it('keeps one object per content and answers has() for missing blobs', async () => {
+    const { store, keys } = await setup();
+    const a = await store.put(chunks(Buffer.from('same'), 2));
+    const b = await store.put(chunks(Buffer.from('same'), 4));
+    expect(a.hash).toBe(b.hash);
+    expect(await keys()).toHaveLength(1);
+    expect(await store.has('0'.repeat(64))).toBe(false);
+  });
+
+  it('leaves nothing behind when a large body fails midway', async () => {
+    const { store, keys } = await setup();
+    async function* broken() {
+      yield Buffer.alloc(2 * 1024 * 1024, 1);
+      throw new Error('connection reset');
+    }
+    await expect(store.put(broken())).rejects.toThrow('connection reset');
+    expect(await keys()).toEqual([]);
+  });
+
+  it("holds a server's blobs when S3_BUCKET is set: mirrored, served and exported from the bucket", async () => {
+    const s3 = await startS3Server('server-blobs');
+    cleanups.push(() => s3.close());
+    const site = await startFixtureSite();
+    cleanups.push(() => site.close());
+    const t = await createTestApp({
+      ...SERVICE_ENV,
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_PREFIX: 'blobs/',
+    });
+    cleanups.push(() => t.close());
+    const owner = await signUp(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/domains/clone',
+      headers: owner.headers,
+      payload: { sourceUrl: site.url },
+    });
+    const { id, previewUrl } = res.json() as { id: string; previewUrl: string };
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    const page = await fromSite(t, previewUrl);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>Fix');
+    const zip = await t.app.inject({
+      url: `/api/domains/clone/${id}/export.zip`,
+      headers: owner.headers,
+    });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const client = new S3Client(s3.client);
+    cleanups.push(async () => client.destroy());
+    const objects = (await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents;
+    expect(objects?.length).toBeGreaterThan(3);
+    expect(objects!.every((o) => o.Key!.startsWith('blobs/'))).toBe(true);
+    // The filesystem store was not used.
+    expect(fs.existsSync(t.config.mirror.blobsDir)).toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import type { BlobStore } from '@mirror/engine';
+
+/** Bodies up to this size are hashed in memory and written in one request; larger ones stream. */
+const SMALL_BODY_BYTES = 1024 * 1024;
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+
+export interface S3BlobStoreOptions {
+  bucket: string;
+  /** Key prefix inside the bucket, e.g. `blobs/`. */
+  prefix?: string;
+  /** Endpoint, region, credentials, `forcePathStyle` for MinIO-style servers. */
+  client: S3ClientConfig;
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * Blobs in an S3-compatible bucket under `{prefix}ab/cd/<sha256>`, the same content addressing as
+ * the filesystem store. A large body streams to a temporary key while it is hashed and is then
+ * copied to its name, so a reader never sees a partial blob under a real name.
+ */
+export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & {
+  client: S3Client;
+} {
+  const client = new S3Client(options.client);
+  const { bucket } = options;
+  const prefix = options.prefix ?? '';
+  const known = new Set<string>();
+  const keyOf = (hash: string) => {
+    if (!HASH_PATTERN.test(hash)) throw new Error(`not a blob hash: ${hash}`);
+    return `${prefix}${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
+  };
+
+  async function has(hash: string): Promise<boolean> {
+    if (known.has(hash)) return true;
+    try {
+      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(hash) }));
+      known.add(hash);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  return {
+    client,
+    has,
+    async put(body) {
+      const hasher = createHash('sha256');
+      let size = 0;
+      let chunks: Buffer[] = [];
+      let stream: PassThrough | null = null;
+      let upload: Promise<unknown> | null = null;
+      const tmpKey = `${prefix}tmp/${randomUUID()}`;
+      try {
+        for await (const chunk of body) {
+          const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          hasher.update(buffer);
+          size += buffer.length;
+          if (stream) {
+            if (!stream.write(buffer))
+              await new Promise((resolve) => stream!.once('drain', resolve));
+            continue;
+          }
+          chunks.push(buffer);
+          if (size > SMALL_BODY_BYTES) {
+            stream = new PassThrough();
+            upload = new Upload({
+              client,
+              params: { Bucket: bucket, Key: tmpKey, Body: stream },
+            }).done();
+            upload.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+            for (const c of chunks) stream.write(c);
+            chunks = [];
+          }
+        }
+        const hash = hasher.digest('hex');
+        if (stream) {
+          stream.end();
+          await upload;
+          if (!(await has(hash))) {
+            await client.send(
+              new CopyObjectCommand({
+                Bucket: bucket,
+                CopySource: `${bucket}/${tmpKey}`,
+                Key: keyOf(hash),
+              }),
+            );
+          }
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: tmpKey }));
+        } else if (!(await has(hash))) {
+          await client.send(
+            new PutObjectCommand({ Bucket: bucket, Key: keyOf(hash), Body: Buffer.concat(chunks) }),
+          );
+        }
+        known.add(hash);
+        return { hash, size };
+      } catch (error) {
+        if (stream) {
+          stream.destroy();
+          await client
+            .send(new DeleteObjectCommand({ Bucket: bucket, Key: tmpKey }))
+            .catch(() => undefined);
+        }
+        throw error;
+      }
+    },
+    read(hash) {
+      const key = keyOf(hash);
+      return (async function* () {
+        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const stream = answer.Body as Readable | undefined;
+        if (!stream) return;
+        for await (const chunk of stream) yield chunk as Uint8Array;
+      })();
+    },
+  };
+}

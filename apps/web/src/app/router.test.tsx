@@ -69,7 +69,8 @@ describe('routes', () => {
   it('shows the not-found screen for unknown paths', async () => {
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
-    expect(document.title).toBe('Page not found | Mirror');
+    // The title follows in an effect after the page renders.
+    await waitFor(() => expect(document.title).toBe('Page not found | Mirror'));
   });
 
   it('renders the static pages with real content', async () => {

@@ -33,7 +33,7 @@ describe('reset password page', () => {
     );
     expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/');
     expect(screen.queryByLabelText('New password')).toBeNull();
-    expect(document.title).toBe('Reset your password | Mirror');
+    await waitFor(() => expect(document.title).toBe('Reset your password | Mirror'));
   });
 
   it('checks length and agreement of the two passwords before calling the server', async () => {

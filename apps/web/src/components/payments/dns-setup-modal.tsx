@@ -6,6 +6,7 @@ import { Modal } from '../ui/modal';
 import { Spinner } from '../ui/spinner';
 import { paths } from '../../config/paths';
 import { getErrorMessage } from '../../lib/api-client';
+import { copyWithToast } from '../../lib/clipboard';
 import { useI18n } from '../../lib/i18n';
 import { notify } from '../../lib/toast';
 import {
@@ -146,14 +147,11 @@ function DnsRecord({ domain, sitesHost }: { domain: string; sitesHost: string })
   const [check, setCheck] = useState<DnsCheck>({ state: 'pending', reason: null });
   const [checkError, setCheckError] = useState<string | null>(null);
 
-  const handleCopy = async () => {
-    try {
-      await navigator.clipboard.writeText(sitesHost);
-      notify.success(t('payments.dns.copied'));
-    } catch {
-      notify.error(t('payments.dns.copyFailed'));
-    }
-  };
+  const handleCopy = () =>
+    copyWithToast(sitesHost, {
+      copied: t('payments.dns.copied'),
+      failed: t('payments.dns.copyFailed'),
+    });
 
   const handleCheck = async () => {
     setChecking(true);

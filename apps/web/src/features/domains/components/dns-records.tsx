@@ -1,6 +1,6 @@
 import type { DnsRecord } from '@mirror/contract';
 import { useI18n } from '../../../lib/i18n';
-import { notify } from '../../../lib/toast';
+import { copyWithToast } from '../../../lib/clipboard';
 import './domains.css';
 
 /**
@@ -10,14 +10,26 @@ import './domains.css';
 export function DnsRecords({ records }: { records: readonly DnsRecord[] }) {
   const { t } = useI18n();
 
-  const handleCopy = async (value: string) => {
-    try {
-      await navigator.clipboard.writeText(value);
-      notify.success(t('domains.records.copied'));
-    } catch {
-      notify.error(t('domains.records.copyFailed'));
-    }
-  };
+  const copy = (value: string, labelKey: 'copyName' | 'copyValue', record: string) => (
+    <span className="dns-copy">
+      <code dir="ltr" className={labelKey === 'copyName' ? 'dns-name' : 'dns-value'}>
+        {value}
+      </code>
+      <button
+        type="button"
+        className="button button-ghost dns-copy-button"
+        aria-label={t(`domains.records.${labelKey}`, { record })}
+        onClick={() =>
+          void copyWithToast(value, {
+            copied: t('domains.records.copied'),
+            failed: t('domains.records.copyFailed'),
+          })
+        }
+      >
+        {t('domains.records.copy')}
+      </button>
+    </span>
+  );
 
   return (
     <div className="dns-table-wrap">
@@ -48,34 +60,10 @@ export function DnsRecords({ records }: { records: readonly DnsRecord[] }) {
                   </span>
                 </td>
                 <td data-label={t('domains.records.name')}>
-                  <span className="dns-copy">
-                    <code dir="ltr" className="dns-name">
-                      {record.name}
-                    </code>
-                    <button
-                      type="button"
-                      className="button button-ghost dns-copy-button"
-                      aria-label={t('domains.records.copyName', { record: label })}
-                      onClick={() => void handleCopy(record.name)}
-                    >
-                      {t('domains.records.copy')}
-                    </button>
-                  </span>
+                  {copy(record.name, 'copyName', label)}
                 </td>
                 <td data-label={t('domains.records.value')}>
-                  <span className="dns-copy">
-                    <code dir="ltr" className="dns-value">
-                      {record.value}
-                    </code>
-                    <button
-                      type="button"
-                      className="button button-ghost dns-copy-button"
-                      aria-label={t('domains.records.copyValue', { record: label })}
-                      onClick={() => void handleCopy(record.value)}
-                    >
-                      {t('domains.records.copy')}
-                    </button>
-                  </span>
+                  {copy(record.value, 'copyValue', label)}
                 </td>
                 <td data-label={t('domains.records.status')}>
                   <span className={`dns-state dns-state-${record.status}`}>

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useI18n } from '../../../lib/i18n';
-import { notify } from '../../../lib/toast';
+import { copyWithToast } from '../../../lib/clipboard';
 
 /** The subdomain address of the mirror with a copy button. */
 export function CopyAddress({ url }: { url: string | null }) {
@@ -8,14 +8,8 @@ export function CopyAddress({ url }: { url: string | null }) {
   const inputId = useId();
   if (!url) return <p className="site-muted">{t('site.address.notYet')}</p>;
 
-  const handleCopy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      notify.success(t('site.address.copied'));
-    } catch {
-      notify.error(t('site.address.copyFailed'));
-    }
-  };
+  const handleCopy = () =>
+    copyWithToast(url, { copied: t('site.address.copied'), failed: t('site.address.copyFailed') });
 
   return (
     <div className="copy-row">

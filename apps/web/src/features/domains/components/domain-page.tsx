@@ -1,6 +1,7 @@
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { Panel } from '../../../components/ui/panel';
+import { RecordLoadFailed, RecordNotFound } from '../../../components/ui/record-missing';
 import { paths } from '../../../config/paths';
 import { useDocumentMeta } from '../../../lib/document-meta';
 import { formatDateTime } from '../../../lib/format';
@@ -40,33 +41,19 @@ export function DomainPage() {
   }
   if (load.state === 'not-found' || (load.state === 'ready' && !record)) {
     return (
-      <div className="page container domain-missing">
-        <h1 className="page-title">{t('domains.page.notFoundTitle')}</h1>
-        <p className="page-lead">{t('domains.page.notFoundBody')}</p>
-        <Link className="button button-primary" to={paths.dashboard.getHref()}>
-          {t('site.backToDashboard')}
-        </Link>
-      </div>
+      <RecordNotFound
+        title={t('domains.page.notFoundTitle')}
+        body={t('domains.page.notFoundBody')}
+      />
     );
   }
   if (load.state === 'error' || !record) {
     return (
-      <div className="page container domain-missing">
-        <h1 className="page-title">{t('domains.page.loadFailed')}</h1>
-        {load.state === 'error' && (
-          <p className="alert alert-error" role="alert">
-            {load.message}
-          </p>
-        )}
-        <div className="panel-actions">
-          <button type="button" className="button button-primary" onClick={domainState.retry}>
-            {t('dashboard.retry')}
-          </button>
-          <Link className="button button-outline" to={paths.dashboard.getHref()}>
-            {t('site.backToDashboard')}
-          </Link>
-        </div>
-      </div>
+      <RecordLoadFailed
+        title={t('domains.page.loadFailed')}
+        message={load.state === 'error' ? load.message : null}
+        onRetry={domainState.retry}
+      />
     );
   }
   return <DomainView record={record} domainState={domainState} />;

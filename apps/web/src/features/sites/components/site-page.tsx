@@ -6,6 +6,7 @@ import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge'
 import { SiteFrame } from '../../../components/mirror/site-frame';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { Panel } from '../../../components/ui/panel';
+import { RecordLoadFailed, RecordNotFound } from '../../../components/ui/record-missing';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { isRunningStatus } from '../../../lib/clone-status';
@@ -58,34 +59,15 @@ export function SitePage() {
     );
   }
   if (load.state === 'not-found') {
-    return (
-      <div className="page container site-missing">
-        <h1 className="page-title">{t('site.notFound.title')}</h1>
-        <p className="page-lead">{t('site.notFound.body')}</p>
-        <Link className="button button-primary" to={paths.dashboard.getHref()}>
-          {t('site.backToDashboard')}
-        </Link>
-      </div>
-    );
+    return <RecordNotFound title={t('site.notFound.title')} body={t('site.notFound.body')} />;
   }
   if (load.state === 'error' || !site) {
     return (
-      <div className="page container site-missing">
-        <h1 className="page-title">{t('site.loadFailed')}</h1>
-        {load.state === 'error' && (
-          <p className="alert alert-error" role="alert">
-            {load.message}
-          </p>
-        )}
-        <div className="panel-actions">
-          <button type="button" className="button button-primary" onClick={siteState.retry}>
-            {t('dashboard.retry')}
-          </button>
-          <Link className="button button-outline" to={paths.dashboard.getHref()}>
-            {t('site.backToDashboard')}
-          </Link>
-        </div>
-      </div>
+      <RecordLoadFailed
+        title={t('site.loadFailed')}
+        message={load.state === 'error' ? load.message : null}
+        onRetry={siteState.retry}
+      />
     );
   }
   return <SiteView site={site} siteState={siteState} customizingRef={customizingRef} />;

@@ -118,6 +118,15 @@ export function createSitesHost(deps: {
 }) {
   const { db, blobs, config, domains } = deps;
   const visits = createVisitCounter(db, deps.log ?? null);
+  /** A site's live version, found by its id or its subdomain. */
+  async function liveVersionOf(column: 'id' | 'subdomain', value: string) {
+    const site = await db
+      .selectFrom('sites')
+      .select(['id', 'live_version_id'])
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return site?.live_version_id ? { siteId: site.id, versionId: site.live_version_id } : null;
+  }
   const server = createSiteServer(
     {
       blobs,
@@ -126,15 +135,7 @@ export function createSitesHost(deps: {
         if (!label) {
           // A custom domain serves its site's live version, exactly like the site's subdomain.
           const route = domains?.route(hostname);
-          if (route?.kind !== 'site') return null;
-          const site = await db
-            .selectFrom('sites')
-            .select(['id', 'live_version_id'])
-            .where('id', '=', route.siteId)
-            .executeTakeFirst();
-          return site?.live_version_id
-            ? { siteId: site.id, versionId: site.live_version_id }
-            : null;
+          return route?.kind === 'site' ? liveVersionOf('id', route.siteId) : null;
         }
         const previewOf = versionIdOfPreviewLabel(label);
         if (previewOf) {
@@ -149,12 +150,7 @@ export function createSitesHost(deps: {
             ? { siteId: version.site_id, versionId: previewOf, preview: true }
             : null;
         }
-        const site = await db
-          .selectFrom('sites')
-          .select(['id', 'live_version_id'])
-          .where('subdomain', '=', label)
-          .executeTakeFirst();
-        return site?.live_version_id ? { siteId: site.id, versionId: site.live_version_id } : null;
+        return liveVersionOf('subdomain', label);
       },
       async loadManifest(versionId) {
         const manifest = await loadManifest(db, blobs, versionId);

@@ -148,6 +148,19 @@ describe('site page', () => {
     expect(screen.getByRole('button', { name: 'Publish version 1' })).toBeTruthy();
   });
 
+  it('marks only the version the site record names as live, even from a list fetched earlier', async () => {
+    site = { ...site, liveVersionId: 'v2' };
+    // The list still says version 1 is live: it was read before the publish.
+    versions = [
+      makeVersion({ id: 'v2', number: 2, isLive: false }),
+      makeVersion({ id: 'v1', number: 1, isLive: true }),
+    ];
+    await renderSite();
+    await waitFor(() => expect(versionRows()).toHaveLength(2));
+    const live = versionRows().filter((row) => within(row).queryByText('Live'));
+    expect(live.map((row) => row.getAttribute('aria-label'))).toEqual(['Version 2']);
+  });
+
   it('publishes an older version: the live badge moves', async () => {
     site = { ...site, liveVersionId: 'v2' };
     versions = [

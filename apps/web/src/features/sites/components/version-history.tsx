@@ -68,7 +68,9 @@ export function VersionHistory({
       {versions && versions.length > 0 && (
         <ol className="version-list">
           {versions.map((version) => {
-            const isLive = version.isLive || version.id === liveVersionId;
+            // The site record is the newer truth: the list may still be the one fetched before a
+            // publish, and two rows must never both say Live.
+            const isLive = liveVersionId !== null ? version.id === liveVersionId : version.isLive;
             const label = t('site.versions.version', { number: version.number });
             return (
               <li

@@ -145,6 +145,7 @@ export async function buildApp(
   const jobs: JobQueue = config.jobs.redisUrl
     ? createBullmqJobQueue({
         redisUrl: config.jobs.redisUrl,
+        prefix: config.jobs.redisPrefix,
         log: app.log,
         concurrency: config.jobs.concurrency,
         leaseMs: config.jobs.leaseMs,

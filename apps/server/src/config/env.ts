@@ -98,6 +98,11 @@ const EnvSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .optional(),
+    /** Key prefix of the job queue in Redis: processes sharing one prefix share one queue. */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/, 'must be letters, digits, ".", "_" or "-"')
+      .default('mirror'),
     SEARCH_API_KEY: z.string().min(1).optional(),
     SEARCH_API_URL: z
       .url({ protocol: /^https?$/ })
@@ -220,7 +225,13 @@ export interface Config {
   };
   /** A running job renews its lease; when its process dies the job runs again after the lease. */
   /** Jobs run from the database table, or from BullMQ on Redis when `redisUrl` is set. */
-  jobs: { concurrency: number; leaseMs: number; redisUrl: string | undefined };
+  jobs: {
+    concurrency: number;
+    leaseMs: number;
+    redisUrl: string | undefined;
+    /** Key prefix of the BullMQ queue in Redis. */
+    redisPrefix: string;
+  };
   /** Idea search: the bundled catalogue always; a web search API (Brave's shape) when a key is set. */
   search: { apiKey: string | undefined; apiUrl: string };
   /**
@@ -348,6 +359,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.JOB_CONCURRENCY,
       leaseMs: env.JOB_LEASE_MS,
       redisUrl: env.REDIS_URL,
+      redisPrefix: env.REDIS_PREFIX,
     },
     search: { apiKey: env.SEARCH_API_KEY, apiUrl: env.SEARCH_API_URL },
     ai: {

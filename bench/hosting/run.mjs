@@ -68,7 +68,7 @@ function cleanup() {
 }
 process.on('exit', cleanup);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
-const runsPlanned = (3 + 2 * workerCounts.length + 2) * rounds;
+const runsPlanned = (3 + 4 * workerCounts.length + 2) * rounds;
 const limitMs = (300 + runsPlanned * (duration + Number(values.warmup) + 3)) * 1000;
 setTimeout(() => {
   console.error(`\nbench:hosting exceeded its time limit (${Math.round(limitMs / 1000)} s)`);
@@ -353,7 +353,7 @@ http {
   return { child, plain, precompressed };
 }
 
-async function startNode(mode, workers) {
+async function startNode(mode, workers, role = 'all') {
   const port = await freePort();
   const child = await start(
     process.execPath,
@@ -367,6 +367,7 @@ async function startNode(mode, workers) {
       ready: 'READY',
       env: {
         MODE: mode,
+        ROLE: role,
         WORKERS: String(workers),
         PORT: String(port),
         SERVER_DIR: serverDir,
@@ -476,6 +477,10 @@ try {
       name: `ours: Mirror app, sites front (${unit})`,
       ...(await startNode('app', workers)),
     });
+    servers.push({
+      name: `ours: Mirror --role sites (${unit})`,
+      ...(await startNode('app', workers, 'sites')),
+    });
   }
   servers.push({
     name: 'bare node:http, bytes in memory (2 cluster workers)',
@@ -559,9 +564,10 @@ console.log(
   '\nOurs: the Mirror app (apps/server main as npm start runs it, SQLite, FS blobs) serving the ' +
     'copy published ' +
     "as a site: tenant requests answered by the HTTP server's listener (createSitesFront → " +
-    'handleNode) before Fastify, host from the database (cached), visits counted. "cluster ' +
-    'workers" rows run one app process per core with node:cluster (N processes, as the scaled ' +
-    'setup runs them).\n' +
+    'handleNode) before Fastify, host from the database (cached), visits counted. "--role sites" ' +
+    'rows run the process role that serves tenant sites only (no Fastify, no jobs), as the ' +
+    'scaled setup runs it behind Caddy. "cluster workers" rows run one process per core with ' +
+    'node:cluster (N processes).\n' +
     'nginx: Debian nginx-light serving the exportStatic folder (sendfile, tcp_nopush, ' +
     'keepalive_requests 100000, access_log off, 2 workers). The load generator shares the CPUs: ' +
     'compare ratios within one run, not absolute figures across runs.\n' +

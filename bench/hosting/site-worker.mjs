@@ -1,6 +1,7 @@
 // A server under test for `bench/hosting/run.mjs`, one process or a Node cluster of WORKERS
 // processes sharing PORT.
 //   MODE=app   the product itself: each process runs apps/server's entry point, main (SERVER_DIR,
+//              ROLE=all by default, or ROLE=sites: the process role that serves tenant sites only,
 //              SERVER_EXT), exactly as `npm start` does (configuration from this environment:
 //              DATA_DIR, SITES_DOMAIN, APP_URL, HOST, PORT, LOG_LEVEL…), under node:cluster so
 //              that WORKERS processes share the port. Before they start, the site SUBDOMAIN is
@@ -52,7 +53,9 @@ if (cluster.isPrimary && (workers > 1 || env.MODE === 'app')) {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 } else if (env.MODE === 'app') {
-  // The entry point runs on import: config, tuneProcessForServing, buildApp, listen, signals.
+  // The entry point runs on import: config, tuneProcessForServing, the role (ROLE: all, or sites
+  // for the process that serves tenant sites only), listen, signals.
+  if (env.ROLE) process.argv.push('--role', env.ROLE);
   await import(serverModule('main'));
   process.on('disconnect', () => process.exit(0));
 } else {

@@ -135,6 +135,8 @@ const EnvSchema = z
       .optional(),
     /** TEST-ONLY: where the Stripe SDK sends requests (a local server speaking Stripe's API). */
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** More host names answered as the app (not as tenant sites), e.g. an internal service name. */
     APP_HOSTS: commaList(hostName).default([]),
     /** Where custom subdomains point their CNAME; defaults to SITES_DOMAIN. */
@@ -191,6 +193,8 @@ export interface Config {
    * host is a tenant's (a subdomain of SITES_DOMAIN, a custom or parked domain, or nobody's).
    */
   appHosts: string[];
+  /** Bearer token `/metrics` asks for; open to anyone who reaches it when unset. */
+  metricsToken: string | undefined;
   dataDir: string;
   database:
     | { kind: 'sqlite'; file: string }
@@ -312,6 +316,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           .map((host) => host.toLowerCase()),
       ),
     ],
+    metricsToken: env.METRICS_TOKEN,
     dataDir,
     database: env.DATABASE_URL
       ? {

@@ -92,3 +92,22 @@ export function createSitesFront(config: Pick<Config, 'appHosts'>): SitesFront {
     isTenantHost,
   };
 }
+
+/**
+ * Tenant hosts in the `api` role: the sites processes serve them (the TLS edge routes
+ * `*.{SITES_DOMAIN}` and customer domains there); a request that reaches the API anyway is told so,
+ * without any of the app's headers, cookies or pages on that origin.
+ */
+export const misdirectedTenant: TenantHandler = {
+  handleNode(_req, res) {
+    const body = 'This address is served by the sites processes, not by the app.\n';
+    res.writeHead(421, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    res.end(body);
+    return Promise.resolve();
+  },
+};

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { versionIdOfPreviewLabel } from '@mirror/contract';
 import type { BlobStore } from '@mirror/engine';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from '../config/env.js';
 import type { DomainRegistry, HostRoute } from '../modules/domains/domain-registry.js';
 import { loadManifest } from '../modules/sites/manifests.js';
 import type { Db } from '../platform/db/database.js';
 import { createSiteServer, type SiteLogger } from './site-server.js';
-import type { SitesFront } from './sites-front.js';
+import type { SitesFront, TenantHandler } from './sites-front.js';
 import { hostnameOf, siteLabelOf } from './tenant-host.js';
 
 const FLUSH_EVERY_MS = 5_000;
@@ -96,6 +96,8 @@ export interface ParkedDomainHandler {
     domainId: string,
     log: SiteLogger,
   ): Promise<void>;
+  /** A parked page changed (or all of them, without an id). */
+  invalidate(domainId?: string): void;
 }
 
 /** Distinct Host values whose domain route is remembered (hosts are attacker-chosen). */
@@ -208,7 +210,9 @@ export function createSitesHost(deps: {
     res.end();
   }
 
+  let requests = 0;
   function handleNode(req: IncomingMessage, res: ServerResponse, log?: SiteLogger): Promise<void> {
+    requests += 1;
     const route = domainRouteOf(req.headers.host ?? '');
     if (route !== null) {
       if (route.kind === 'redirect') {
@@ -223,13 +227,13 @@ export function createSitesHost(deps: {
   }
 
   return {
-    handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      reply.hijack();
-      return handleNode(request.raw, reply.raw, request.log);
-    },
     handleNode,
+    /** Requests answered since start (metrics). */
+    requestCount: () => requests,
     /** A site's live version changed or the site is gone. */
     invalidate: (_siteId?: string) => server.invalidate(),
+    /** A parked domain's page changed. */
+    invalidateParked: (domainId: string) => deps.parking?.invalidate(domainId),
     flushVisits: visits.flush,
     close: visits.close,
   };
@@ -249,10 +253,15 @@ export type SitesHost = ReturnType<typeof createSitesHost>;
  * `isTenantHost` and answer with the same site server, so tenant content never runs on the app's
  * origin either way.
  */
-export function registerSitesHost(app: FastifyInstance, front: SitesFront, host: SitesHost): void {
+export function registerSitesHost(
+  app: FastifyInstance,
+  front: SitesFront,
+  host: TenantHandler,
+): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!front.isTenantHost(request.headers.host)) return;
-    await host.handle(request, reply);
+    reply.hijack();
+    await host.handleNode(request.raw, reply.raw, request.log);
     return reply;
   });
 }

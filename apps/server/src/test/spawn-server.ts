@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +9,12 @@ const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 /**
  * The real entry point (`src/main.ts`) in a child process on 127.0.0.1 and a free port, for tests
  * of start-up, shutdown and crashes. `env` is the whole configuration besides PATH and the defaults
- * below; DATABASE_URL is passed on when the suite runs against PostgreSQL.
+ * below; `args` such as `--role worker`. DATABASE_URL is passed on when the suite runs against PostgreSQL.
  */
-export function spawnServer(env: Record<string, string>) {
+export function spawnServer(env: Record<string, string>, args: string[] = []) {
   const child = spawn(
     process.execPath,
-    ['--conditions', '@mirror/source', '--import', 'tsx', 'src/main.ts'],
+    ['--conditions', '@mirror/source', '--import', 'tsx', 'src/main.ts', ...args],
     {
       cwd: serverRoot,
       env: {
@@ -39,4 +40,36 @@ export function spawnServer(env: Record<string, string>) {
   );
   port.catch(() => undefined);
   return { child, exited, port, output: () => ({ stdout, stderr }) };
+}
+
+/**
+ * The shared services of the suite's run (PostgreSQL, Redis, S3 from the environment, as in
+ * .ci/run), each under a fresh schema or prefix, for several processes that must share one
+ * deployment. Empty in the default run: the processes then share DATA_DIR (SQLite, local files).
+ */
+export function sharedServicesEnv(): Record<string, string> {
+  const id = randomBytes(5).toString('hex');
+  const env: Record<string, string> = {};
+  if (process.env.DATABASE_URL) {
+    env.DATABASE_URL = process.env.DATABASE_URL;
+    env.DATABASE_SCHEMA = `t_${id}`;
+  }
+  if (process.env.REDIS_URL) {
+    env.REDIS_URL = process.env.REDIS_URL;
+    env.REDIS_PREFIX = `t-${id}`;
+  }
+  if (process.env.S3_BUCKET) {
+    for (const name of [
+      'S3_BUCKET',
+      'S3_ENDPOINT',
+      'S3_REGION',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_FORCE_PATH_STYLE',
+    ]) {
+      if (process.env[name]) env[name] = process.env[name]!;
+    }
+    env.S3_PREFIX = `t-${id}/`;
+  }
+  return env;
 }

@@ -1,7 +1,8 @@
-import { HealthResponse } from '@mirror/contract';
+import { HealthResponse, ReadyResponse } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { serviceUnavailable } from '../app-error.js';
+import { serviceUnavailable, unauthorized } from '../app-error.js';
 
+/** Liveness and readiness, as the worker and sites roles answer them too (`platform/ops/probes`). */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
@@ -14,7 +15,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       try {
-        await app.database.ping();
+        await app.probes.health();
       } catch (err) {
         request.log.error({ err }, 'database ping failed');
         throw serviceUnavailable('Database unavailable.');
@@ -22,4 +23,34 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       return { status: 'ok' as const };
     },
   );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['system'],
+        summary:
+          'Readiness: the database, the job queue (Redis) and the blob store answer, and the process is not shutting down',
+        response: { 200: ReadyResponse, 503: ReadyResponse },
+      },
+    },
+    async (_request, reply) => {
+      const report = await app.probes.ready();
+      return reply
+        .code(report.status === 'ready' ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send(report);
+    },
+  );
+};
+
+/** Prometheus metrics of this process, at `/metrics` (bearer METRICS_TOKEN when set). */
+export const metricsRoute: FastifyPluginAsyncZod = async (app) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!app.probes.mayReadMetrics(request.headers.authorization)) {
+      throw unauthorized('A valid metrics token is required.');
+    }
+    const { contentType, body } = await app.metrics.render();
+    return reply.type(contentType).header('cache-control', 'no-store').send(body);
+  });
 };

@@ -47,6 +47,8 @@ export interface MirrorSiteDeps {
    * of a fresh mirror); the site stays in progress until that step ends.
    */
   startFollowUp?(siteId: string, versionId: string): Promise<void>;
+  /** A run stored a copy (metrics: pages and bytes mirrored). */
+  onMirrored?(copy: { pages: number; bytes: number }): void;
 }
 
 /** What the run is doing, as the API reports it (SPEC §4 texts). */
@@ -170,6 +172,13 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         return;
       }
       await writes;
+      let pages = 0;
+      let bytes = 0;
+      for (const entry of manifest.entries) {
+        if (entry.kind === 'page') pages += 1;
+        bytes += entry.size;
+      }
+      deps.onMirrored?.({ pages, bytes });
 
       const manifestHash = await saveManifest(blobs, manifest);
       const finishedAt = new Date().toISOString();

@@ -80,6 +80,15 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
       });
       return job.id!;
     },
+    async counts() {
+      const c = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+      return {
+        waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+        delayed: c.delayed ?? 0,
+        active: c.active ?? 0,
+        failed: c.failed ?? 0,
+      };
+    },
     start() {
       if (worker) return;
       worker = new Worker<StoredJob>(queueName, processJob, {

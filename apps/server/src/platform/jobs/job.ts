@@ -40,12 +40,23 @@ export interface EnqueueOptions {
   runAt?: Date;
 }
 
+/** Jobs by state, for metrics; asking also proves the queue's backend answers (readiness). */
+export interface JobCounts {
+  /** Due now, not yet taken. */
+  waiting: number;
+  /** Due later (a retry's back-off, a schedule). */
+  delayed: number;
+  active: number;
+  failed: number;
+}
+
 export interface JobQueue {
   register<P>(definition: JobDefinition<P>): void;
   enqueue<P>(definition: JobDefinition<P>, payload: P, options?: EnqueueOptions): Promise<string>;
   start(): void;
   /** Stops taking jobs, lets running ones finish for `graceMs`, then aborts and requeues them. */
   stop(graceMs?: number): Promise<void>;
+  counts(): Promise<JobCounts>;
   /** Releases connections (after `stop`); the queue cannot be used afterwards. */
   close(): Promise<void>;
 }

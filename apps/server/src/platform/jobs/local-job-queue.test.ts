@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
+import { createTestApp, EMBEDDED_JOBS, waitFor, type TestApp } from '../../test/test-app.js';
 import { defineJob, PermanentJobError } from './job.js';
 import { createLocalJobQueue } from './local-job-queue.js';
 
@@ -13,7 +13,8 @@ afterEach(async () => {
 });
 
 async function setup(options: { concurrency?: number; leaseMs?: number } = {}) {
-  t = await createTestApp({}, { runJobs: false });
+  // The app's database with its `jobs` table, even in the service run: this file is about it.
+  t = await createTestApp(EMBEDDED_JOBS, { runJobs: false });
   const queue = createLocalJobQueue({
     db: t.app.database.db,
     log: t.app.log,

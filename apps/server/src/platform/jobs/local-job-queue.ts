@@ -203,6 +203,30 @@ export function createLocalJobQueue(
       if (timer) setImmediate(() => void pump());
       return id;
     },
+    async counts() {
+      const at = now();
+      const rows = await db
+        .selectFrom('jobs')
+        .select((eb) => [
+          'status',
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.countAll<number | string>().filterWhere('run_at', '>', at).as('later'),
+        ])
+        .where('status', 'in', ['queued', 'running', 'failed'])
+        .groupBy('status')
+        .execute();
+      const counts = { waiting: 0, delayed: 0, active: 0, failed: 0 };
+      for (const row of rows) {
+        const n = Number(row.n);
+        if (row.status === 'running') counts.active = n;
+        else if (row.status === 'failed') counts.failed = n;
+        else {
+          counts.delayed = Number(row.later);
+          counts.waiting = n - counts.delayed;
+        }
+      }
+      return counts;
+    },
     start() {
       if (timer) return;
       stopping = false;

@@ -1,0 +1,355 @@
+/**
+ * The composition root of everything but HTTP: the platform parts (logger, database, blobs, rate
+ * limiter, mail, domain routes, metrics), the sites host, and the product's services and jobs.
+ * Each process role (`main.ts --role all|api|worker|sites`) takes the parts it needs:
+ *
+ * | role   | platform | sites host | services + jobs | background work | HTTP            |
+ * |--------|----------|------------|-----------------|-----------------|-----------------|
+ * | all    | yes      | yes        | yes             | yes             | app, API, sites |
+ * | api    | yes      | —          | yes             | —               | app, API        |
+ * | worker | yes      | —          | yes             | yes             | health, metrics |
+ * | sites  | yes      | yes        | —               | —               | sites, health   |
+ *
+ * Nothing here imports Fastify or the web app, so a worker never loads the web stack.
+ */
+import type { BlobStore } from '@mirror/engine';
+import { createFsBlobStore } from '@mirror/engine';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config/env.js';
+import { createSitesHost, type SitesHost } from './hosting/sites-host.js';
+import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { createAiProviders } from './modules/customize/ai-provider.js';
+import { createCustomizeSiteJob } from './modules/customize/customize-site.job.js';
+import {
+  createCustomizeService,
+  type CustomizeService,
+} from './modules/customize/customize.service.js';
+import { createDomainRegistry, type DomainRegistry } from './modules/domains/domain-registry.js';
+import { createDomainsService, type DomainsService } from './modules/domains/domains.service.js';
+import { createParkingPages } from './modules/parking/parking-pages.js';
+import { createParkingService, type ParkingService } from './modules/parking/parking.service.js';
+import { createPaymentProvider } from './modules/payments/payment-providers.js';
+import {
+  createPaymentsService,
+  type PaymentsService,
+} from './modules/payments/payments.service.js';
+import {
+  createScreenshotsService,
+  type ScreenshotsService,
+} from './modules/screenshots/screenshots.service.js';
+import { createThumbnailVersionJob } from './modules/screenshots/thumbnail-version.job.js';
+import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
+import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
+import { createS3BlobStore } from './platform/blobs/s3-blob-store.js';
+import {
+  createBrowserLauncher,
+  type BrowserLauncher,
+} from './platform/browser/browser-launcher.js';
+import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
+import type { JobQueue } from './platform/jobs/job.js';
+import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
+import { createMailer, type Mailer } from './platform/mail/mailer.js';
+import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
+import { createDbRateLimiter, type RateLimiter } from './platform/rate-limit/rate-limiter.js';
+
+export type Role = 'all' | 'api' | 'worker' | 'sites';
+export const ROLES: readonly Role[] = ['all', 'api', 'worker', 'sites'];
+
+export interface PlatformDependencies {
+  /** An already open database (tests share one); otherwise the platform opens and closes its own. */
+  database?: DatabaseHandle;
+  /** Defaults to SMTP_URL or the dev outbox. */
+  mailer?: Mailer;
+  /** Where log lines go (stdout by default); tests read them to prove nothing secret is logged. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Parts every role uses. */
+export interface Platform {
+  config: Config;
+  role: Role;
+  log: Logger;
+  database: DatabaseHandle;
+  limiter: RateLimiter;
+  mailer: Mailer;
+  blobs: BlobStore;
+  /** Active custom and parked domains, in memory for host routing and the TLS edge's ask. */
+  domainRegistry: DomainRegistry;
+  metrics: Metrics;
+  /** Runs `fn` when the process closes (last registered, first run). */
+  onClose(fn: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export async function createPlatform(
+  config: Config,
+  role: Role,
+  deps: PlatformDependencies = {},
+): Promise<Platform> {
+  const closers: (() => Promise<void> | void)[] = [];
+  const log = pino(
+    {
+      level: config.logLevel,
+      base: { role, pid: process.pid },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        censor: '[redacted]',
+      },
+    },
+    deps.logStream ?? process.stdout,
+  );
+  const database = deps.database ?? (await openDatabase(config.database));
+  if (!deps.database) closers.push(() => database.destroy());
+  const s3 = config.mirror.s3;
+  const blobs: BlobStore = s3
+    ? createS3BlobStore({
+        bucket: s3.bucket,
+        prefix: s3.prefix,
+        client: {
+          region: s3.region,
+          forcePathStyle: s3.forcePathStyle,
+          ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+          ...(s3.credentials ? { credentials: s3.credentials } : {}),
+        },
+      })
+    : createFsBlobStore(config.mirror.blobsDir);
+  const domainRegistry = createDomainRegistry({ db: database.db, log });
+  await domainRegistry.refresh();
+  // Other processes' domain changes reach this one's routes within this time.
+  const domainRoutes = setInterval(() => {
+    domainRegistry
+      .refresh()
+      .catch((err: unknown) => log.error({ err }, 'domain routes refresh failed'));
+  }, 30_000);
+  domainRoutes.unref();
+  closers.push(() => clearInterval(domainRoutes));
+
+  let closed: Promise<void> | null = null;
+  return {
+    config,
+    role,
+    log,
+    database,
+    limiter: createDbRateLimiter(database.db, config.rateLimitFactor),
+    mailer: deps.mailer ?? createMailer(config.mail, log),
+    blobs,
+    domainRegistry,
+    metrics: createMetrics(role),
+    onClose(fn) {
+      closers.push(fn);
+    },
+    close() {
+      closed ??= (async () => {
+        for (const fn of closers.reverse()) {
+          try {
+            await fn();
+          } catch (err) {
+            log.error({ err }, 'error while closing');
+          }
+        }
+      })();
+      return closed;
+    },
+  };
+}
+
+/** The sites host of this process: subdomains, custom and parked domains. */
+export function createSitesHostOf(platform: Platform): SitesHost {
+  const { database, config, log, domainRegistry } = platform;
+  const parkingPages = createParkingPages({
+    db: database.db,
+    limiter: platform.limiter,
+    mailer: platform.mailer,
+    config,
+  });
+  domainRegistry.onChange(() => parkingPages.invalidate());
+  const sitesHost = createSitesHost({
+    db: database.db,
+    blobs: platform.blobs,
+    config,
+    log,
+    domains: domainRegistry,
+    parking: parkingPages,
+  });
+  platform.metrics.watchSitesRequests(sitesHost.requestCount);
+  platform.onClose(() => sitesHost.close());
+  return sitesHost;
+}
+
+/** The product's services and the jobs they queue. */
+export interface Services {
+  jobs: JobQueue;
+  browser: BrowserLauncher;
+  authService: AuthService;
+  sitesService: SitesService;
+  customizeService: CustomizeService;
+  screenshotsService: ScreenshotsService;
+  paymentsService: PaymentsService;
+  domainsService: DomainsService;
+  parkingService: ParkingService;
+  /**
+   * Runs queued jobs and the periodic work (site retention and schedules, billing renewals, DNS
+   * checks) in this process; `platform.close()` drains it: no new jobs, running ones get half the
+   * shutdown time to finish, then they go back to the queue.
+   */
+  startBackgroundWork(): void;
+}
+
+export function createServices(
+  platform: Platform,
+  options: {
+    /** This process's sites host, told at once when a site's live version changes. */
+    sitesHost?: SitesHost | null;
+  } = {},
+): Services {
+  const { config, log, database, blobs, limiter, metrics, domainRegistry } = platform;
+  const db = database.db;
+  const jobs: JobQueue = config.jobs.redisUrl
+    ? createBullmqJobQueue({
+        redisUrl: config.jobs.redisUrl,
+        prefix: config.jobs.redisPrefix,
+        log,
+        concurrency: config.jobs.concurrency,
+        leaseMs: config.jobs.leaseMs,
+      })
+    : createLocalJobQueue({
+        db,
+        log,
+        concurrency: config.jobs.concurrency,
+        leaseMs: config.jobs.leaseMs,
+      });
+  platform.onClose(() => jobs.close());
+  metrics.watchJobs(jobs);
+  const register = <P>(definition: Parameters<typeof jobs.register<P>>[0]) => {
+    jobs.register(metrics.instrumentJob(definition));
+    return definition;
+  };
+
+  // Other processes' sites hosts see a new live version within their host-answer TTL (2 s).
+  const sitesHost = options.sitesHost ?? null;
+  const onPublished = (siteId: string) => sitesHost?.invalidate(siteId);
+  // One Chromium per process, launched on first use (screenshots, thumbnails of versions).
+  const browser = createBrowserLauncher({ chromiumPath: config.mirror.chromiumPath, log });
+  platform.onClose(() => browser.close());
+  const screenshotsService = createScreenshotsService({
+    db,
+    blobs,
+    browser,
+    limiter,
+    config,
+    log,
+  });
+  const thumbnailJob = register(
+    createThumbnailVersionJob({ db, blobs, screenshots: screenshotsService }),
+  );
+  const onVersionReady = async (siteId: string, versionId: string) => {
+    if (!config.mirror.versionThumbnails) return;
+    // The version is served already; a missing thumbnail only leaves a card without a picture.
+    await jobs
+      .enqueue(thumbnailJob, { versionId })
+      .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'thumbnail not queued'));
+  };
+  const customizeJob = register(
+    createCustomizeSiteJob({
+      db,
+      blobs,
+      config,
+      providers: createAiProviders(config),
+      onPublished,
+      onVersionReady,
+    }),
+  );
+  const mirrorJob = register(
+    createMirrorSiteJob({
+      db,
+      blobs,
+      config,
+      onPublished,
+      onVersionReady,
+      onMirrored: (copy) => metrics.mirrored(copy),
+      startFollowUp: async (siteId, versionId) => {
+        await jobs.enqueue(customizeJob, { siteId, versionId });
+      },
+    }),
+  );
+  const sitesService = createSitesService({
+    db,
+    blobs,
+    jobs,
+    mirrorJob,
+    limiter,
+    config,
+    onPublished,
+  });
+  const customizeService = createCustomizeService({
+    db,
+    jobs,
+    customizeJob,
+    sites: sitesService,
+    limiter,
+    config,
+    onPublished,
+  });
+  // The test-mode provider reports its state changes to the service that owns our billing state.
+  const paymentProviders = createPaymentProvider(config, {
+    db,
+    log,
+    onEvent: (event) => paymentsService.applyEvent(event),
+  });
+  const paymentsService = createPaymentsService({
+    db,
+    ...paymentProviders,
+    sites: sitesService,
+    limiter,
+    config,
+    log,
+  });
+  const domainsService = createDomainsService({
+    db,
+    sites: sitesService,
+    registry: domainRegistry,
+    limiter,
+    config,
+    log,
+  });
+  const parkingService = createParkingService({
+    db,
+    domains: domainsService,
+    // Rebuilt on the next request here; other processes' parked pages live 5 s.
+    onPageChanged: (domainId) => sitesHost?.invalidateParked(domainId),
+    log,
+  });
+
+  let started = false;
+  return {
+    jobs,
+    browser,
+    authService: createAuthService({ db, mailer: platform.mailer, limiter, config, log }),
+    sitesService,
+    customizeService,
+    screenshotsService,
+    paymentsService,
+    domainsService,
+    parkingService,
+    startBackgroundWork() {
+      if (started) return;
+      started = true;
+      jobs.start();
+      const every = (ms: number, what: string, run: () => Promise<unknown>) => {
+        const timer = setInterval(() => {
+          run().catch((err: unknown) => log.error({ err }, `${what} failed`));
+        }, ms);
+        timer.unref();
+        platform.onClose(() => clearInterval(timer));
+      };
+      every(10 * 60_000, 'site maintenance', () => sitesService.runMaintenance());
+      // Test-mode renewals are due to the minute; the tick also forgets old webhook event ids.
+      every(60_000, 'billing maintenance', () => paymentsService.runMaintenance());
+      // DNS checks of pending domains (with back-off) and the daily look at active ones.
+      every(30_000, 'domain checks', () => domainsService.runDueChecks());
+      // Registered last, so it runs first on close: drain jobs before their connections go.
+      platform.onClose(() => jobs.stop(config.shutdownTimeoutMs / 2));
+    },
+  };
+}

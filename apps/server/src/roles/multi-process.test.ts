@@ -88,11 +88,13 @@ let sitesPort: string;
 
 beforeAll(async () => {
   for (let i = 0; i < 4; i++) fixtures.push(await startFixtureSite(3));
-  // The api migrates the database first; the others start on a migrated one.
-  apiPort = await start('api').port;
-  const ports = await Promise.all(['sites', 'worker', 'worker'].map((role) => start(role).port));
-  sitesPort = ports[0]!;
-  workerPorts = ports.slice(1);
+  // All at once on a fresh database, as systemd starts them.
+  const ports = await Promise.all(
+    ['api', 'sites', 'worker', 'worker'].map((role) => start(role).port),
+  );
+  apiPort = ports[0]!;
+  sitesPort = ports[1]!;
+  workerPorts = ports.slice(2);
 }, 60_000);
 
 afterAll(async () => {

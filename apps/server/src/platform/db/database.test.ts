@@ -42,6 +42,24 @@ describe('database', () => {
     expect(users).toEqual([]);
   });
 
+  it('opens a fresh database from several processes at once (every role starts together)', async () => {
+    config = createTestConfig();
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, () => openDatabase(config!.database)),
+    );
+    try {
+      // One of them wrote a user; every handle sees the same, fully migrated schema.
+      await opened[0]!.db.insertInto('users').values(newUser('ada@example.com')).execute();
+      for (const other of opened) {
+        expect(await other.db.selectFrom('users').select('email').execute()).toEqual([
+          { email: 'ada@example.com' },
+        ]);
+      }
+    } finally {
+      await Promise.all(opened.map((h) => h.destroy()));
+    }
+  });
+
   it('round-trips timestamps as the same ISO strings on every dialect', async () => {
     const { db } = await open();
     const user = newUser('ada@example.com');

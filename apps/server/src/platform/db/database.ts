@@ -27,10 +27,28 @@ export interface DatabaseHandle {
 const PG_TIMESTAMPTZ_OID = 1184;
 const PG_INT8_OID = 20;
 
+/** Tries of opening and migrating before start-up fails (see `openDatabase`). */
+const OPEN_ATTEMPTS = 5;
+
+/**
+ * Opens the database and brings its schema up to date. Several processes may start at once on a
+ * fresh database (systemd starts every role together): SQLite has no migration lock, and
+ * PostgreSQL's `create … if not exists` can collide, so the process that loses the race opens
+ * again after a short wait and then finds the migrations applied.
+ */
 export async function openDatabase(config: Config['database']): Promise<DatabaseHandle> {
-  const handle = config.kind === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
-  await migrateToLatest(handle.db, config.kind === 'postgres' ? config.schema : undefined);
-  return handle;
+  for (let attempt = 1; ; attempt++) {
+    let handle: DatabaseHandle | undefined;
+    try {
+      handle = config.kind === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
+      await migrateToLatest(handle.db, config.kind === 'postgres' ? config.schema : undefined);
+      return handle;
+    } catch (err) {
+      await handle?.destroy().catch(() => undefined);
+      if (attempt >= OPEN_ATTEMPTS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 150 * 2 ** attempt * Math.random()));
+    }
+  }
 }
 
 function openSqlite(file: string): DatabaseHandle {

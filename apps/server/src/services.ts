@@ -15,6 +15,7 @@
 import type { BlobStore } from '@mirror/engine';
 import { createFsBlobStore } from '@mirror/engine';
 import { pino, type Logger } from 'pino';
+import { z } from 'zod';
 import type { Config } from './config/env.js';
 import { createSitesHost, type SitesHost } from './hosting/sites-host.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
@@ -47,7 +48,7 @@ import {
 } from './platform/browser/browser-launcher.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
-import type { JobQueue } from './platform/jobs/job.js';
+import { defineJob, type JobQueue } from './platform/jobs/job.js';
 import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
@@ -189,8 +190,8 @@ export interface Services {
   domainsService: DomainsService;
   parkingService: ParkingService;
   /**
-   * Runs queued jobs and the periodic work (site retention and schedules, billing renewals, DNS
-   * checks) in this process; `platform.close()` drains it: no new jobs, running ones get half the
+   * Runs queued jobs, including the periodic work (site retention and syncs, billing renewals, DNS
+   * checks, scheduled as jobs so that one process runs each period), in this process; `platform.close()` drains it: no new jobs, running ones get half the
    * shutdown time to finish, then they go back to the queue.
    */
   startBackgroundWork(): void;
@@ -321,6 +322,29 @@ export function createServices(
     log,
   });
 
+  // Periodic work, as scheduled jobs: one run per period across all the processes running jobs.
+  const periodic = (name: string, everyMs: number, run: () => Promise<unknown>) =>
+    jobs.schedule(
+      metrics.instrumentJob(
+        defineJob({
+          name,
+          payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+          maxAttempts: 1,
+          backoffMs: 0,
+          handle: async () => {
+            await run();
+          },
+        }),
+      ),
+      everyMs,
+    );
+  // Demo retention, claimed-site clean-up and scheduled syncs.
+  periodic('site-maintenance', 10 * 60_000, () => sitesService.runMaintenance());
+  // Test-mode renewals are due to the minute; the tick also forgets old webhook event ids.
+  periodic('billing-maintenance', 60_000, () => paymentsService.runMaintenance());
+  // DNS checks of pending domains (with back-off) and the daily look at active ones.
+  periodic('domain-checks', 30_000, () => domainsService.runDueChecks());
+
   let started = false;
   return {
     jobs,
@@ -336,18 +360,6 @@ export function createServices(
       if (started) return;
       started = true;
       jobs.start();
-      const every = (ms: number, what: string, run: () => Promise<unknown>) => {
-        const timer = setInterval(() => {
-          run().catch((err: unknown) => log.error({ err }, `${what} failed`));
-        }, ms);
-        timer.unref();
-        platform.onClose(() => clearInterval(timer));
-      };
-      every(10 * 60_000, 'site maintenance', () => sitesService.runMaintenance());
-      // Test-mode renewals are due to the minute; the tick also forgets old webhook event ids.
-      every(60_000, 'billing maintenance', () => paymentsService.runMaintenance());
-      // DNS checks of pending domains (with back-off) and the daily look at active ones.
-      every(30_000, 'domain checks', () => domainsService.runDueChecks());
       // Registered last, so it runs first on close: drain jobs before their connections go.
       platform.onClose(() => jobs.stop(config.shutdownTimeoutMs / 2));
     },

@@ -41,6 +41,7 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
   const queue = new Queue(queueName, { connection, prefix });
   queue.on('error', (err) => log.error({ err }, 'job queue connection error'));
   let worker: Worker | null = null;
+  const schedules: { definition: JobDefinition<unknown>; everyMs: number }[] = [];
 
   async function processJob(job: Job<StoredJob>, token?: string, signal?: AbortSignal) {
     const definition = definitions.get(job.name);
@@ -89,8 +90,34 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
         failed: c.failed ?? 0,
       };
     },
+    schedule(definition, everyMs) {
+      definitions.set(definition.name, definition as JobDefinition<unknown>);
+      schedules.push({ definition: definition as JobDefinition<unknown>, everyMs });
+    },
     start() {
       if (worker) return;
+      // A repeatable job per definition, kept in Redis: BullMQ queues one job per period for all
+      // processes, whichever worker takes it. Upserting again (every start) changes nothing.
+      for (const { definition, everyMs } of schedules) {
+        const data: StoredJob = { payload: {} };
+        queue
+          .upsertJobScheduler(
+            definition.name,
+            { every: everyMs },
+            {
+              name: definition.name,
+              data,
+              opts: {
+                attempts: definition.maxAttempts,
+                removeOnComplete: { count: 100 },
+                removeOnFail: { count: 100 },
+              },
+            },
+          )
+          .catch((err: unknown) =>
+            log.error({ err, job: definition.name }, 'scheduling a job failed'),
+          );
+      }
       worker = new Worker<StoredJob>(queueName, processJob, {
         // Its own client: a worker's blocking reads must not hold up the producer's commands.
         connection: connect(options.redisUrl),

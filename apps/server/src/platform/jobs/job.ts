@@ -53,6 +53,11 @@ export interface JobCounts {
 export interface JobQueue {
   register<P>(definition: JobDefinition<P>): void;
   enqueue<P>(definition: JobDefinition<P>, payload: P, options?: EnqueueOptions): Promise<string>;
+  /**
+   * Runs `definition` (empty payload) every `everyMs` on one of the processes that started their
+   * queue, never on several at once for the same period. Call before `start`.
+   */
+  schedule(definition: JobDefinition<Record<string, never>>, everyMs: number): void;
   start(): void;
   /** Stops taking jobs, lets running ones finish for `graceMs`, then aborts and requeues them. */
   stop(graceMs?: number): Promise<void>;

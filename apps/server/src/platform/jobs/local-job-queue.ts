@@ -31,6 +31,8 @@ export function createLocalJobQueue(
   let stopping = false;
   let pumping = false;
   let idleWaiters: (() => void)[] = [];
+  const schedules: { definition: JobDefinition<unknown>; everyMs: number }[] = [];
+  const scheduleTimers: NodeJS.Timeout[] = [];
 
   const now = () => new Date().toISOString();
   const later = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -148,6 +150,34 @@ export function createLocalJobQueue(
     }
   }
 
+  /**
+   * One job per definition and period, whichever process gets there first: its id names the
+   * period, so the others' inserts are no-ops.
+   */
+  async function enqueuePeriod(definition: JobDefinition<unknown>, everyMs: number) {
+    const period = new Date(Math.floor(Date.now() / everyMs) * everyMs).toISOString();
+    const at = now();
+    await db
+      .insertInto('jobs')
+      .values({
+        id: `${definition.name}@${period}`,
+        name: definition.name,
+        payload: '{}',
+        status: 'queued',
+        attempts: 0,
+        max_attempts: definition.maxAttempts,
+        run_at: at,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    setImmediate(() => void pump());
+  }
+
   async function pump(): Promise<void> {
     if (pumping || stopping) return;
     pumping = true;
@@ -227,17 +257,41 @@ export function createLocalJobQueue(
       }
       return counts;
     },
+    schedule(definition, everyMs) {
+      definitions.set(definition.name, definition as JobDefinition<unknown>);
+      schedules.push({ definition: definition as JobDefinition<unknown>, everyMs });
+    },
     start() {
       if (timer) return;
       stopping = false;
       timer = setInterval(() => void pump(), pollMs);
       timer.unref();
+      // Finished jobs are kept a day for inspection, as the BullMQ provider keeps them.
+      const prune = setInterval(() => {
+        db.deleteFrom('jobs')
+          .where('status', '=', 'done')
+          .where('updated_at', '<', new Date(Date.now() - 24 * 3_600_000).toISOString())
+          .execute()
+          .catch((err: unknown) => log.error({ err }, 'pruning finished jobs failed'));
+      }, 60 * 60_000);
+      prune.unref();
+      scheduleTimers.push(prune);
+      for (const { definition, everyMs } of schedules) {
+        const every = setInterval(() => {
+          enqueuePeriod(definition, everyMs).catch((err: unknown) =>
+            log.error({ err, job: definition.name }, 'queuing a scheduled job failed'),
+          );
+        }, everyMs);
+        every.unref();
+        scheduleTimers.push(every);
+      }
       void pump();
     },
     async stop(graceMs = 10_000) {
       stopping = true;
       if (timer) clearInterval(timer);
       timer = null;
+      scheduleTimers.splice(0).forEach(clearInterval);
       const all = [...running.values()];
       const finished = Promise.allSettled(all.map((r) => r.promise));
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());

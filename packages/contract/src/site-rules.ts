@@ -42,6 +42,7 @@ export const SITE_MESSAGES = {
   paidSubdomain: 'Custom subdomains are available on Mirror Pro and Mirror Agency.',
   paidInstructions: 'AI instructions are available on Mirror Pro and Mirror Agency.',
   mirrorLimit: "You have reached your plan's mirror limit. Upgrade to mirror more websites.",
+  runRateLimited: 'Too many mirror runs from this account. Please wait a while and try again.',
   demoLimit:
     'Too many demo mirrors from this address. Please wait a while or create a free account.',
   notFound: 'Site not found.',

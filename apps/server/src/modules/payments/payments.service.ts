@@ -43,10 +43,15 @@ import {
 import type { TestCard, TestPaymentProvider } from './test-provider.js';
 
 const HOUR = 3_600_000;
-/** Per user: charges (subscribe, plan change, payments) and cards (added, set up). */
+/**
+ * Per user, as each of these calls the provider (Stripe's API limits are per account, so one user
+ * must not spend them): charges (subscribe, plan change, payments), cards (added, set up, made
+ * default, removed; the portal) and subscription changes (cancel, reactivate).
+ */
 export const PAYMENT_RATE_LIMITS = {
   charge: { limit: 20, windowMs: HOUR },
   card: { limit: 20, windowMs: HOUR },
+  subscription: { limit: 20, windowMs: HOUR },
 } satisfies Record<string, RateLimitRule>;
 /** Applied event ids are kept this long: Stripe retries a webhook for up to three days. */
 const EVENT_RETENTION_MS = 30 * 24 * HOUR;
@@ -276,6 +281,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     async cancel(user: UserRow, immediately: boolean): Promise<Subscription> {
       const current = await findCurrentSubscription(db, user.id);
       if (!current) throw conflict(PAYMENT_MESSAGES.notSubscribed);
+      await limit(user, 'subscription');
       const subscription = await provider.cancelSubscription(current.id, immediately);
       await sync(current.customer_id, subscription);
       return subscription;
@@ -293,6 +299,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     async reactivate(user: UserRow): Promise<Subscription> {
       const current = await liveSubscription(user);
       if (current.cancel_at_period_end !== 1) throw conflict(PAYMENT_MESSAGES.notCancelling);
+      await limit(user, 'subscription');
       const subscription = await provider.reactivateSubscription(current.id);
       await sync(current.customer_id, subscription);
       return subscription;
@@ -306,12 +313,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     paymentMethods: paymentMethodsOf,
 
     async setDefaultPaymentMethod(user: UserRow, paymentMethodId: string) {
+      await limit(user, 'card');
       const customerId = await ensureCustomer(user);
       await declinesAsErrors(() => provider.setDefaultPaymentMethod(customerId, paymentMethodId));
       return paymentMethodsOf(user);
     },
 
     async removePaymentMethod(user: UserRow, paymentMethodId: string) {
+      await limit(user, 'card');
       const customerId = await customerIdOf(user);
       const methods = customerId ? await provider.listPaymentMethods(customerId) : [];
       if (!customerId || !methods.some((m) => m.id === paymentMethodId)) {

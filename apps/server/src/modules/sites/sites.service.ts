@@ -52,6 +52,10 @@ type SiteRow = NonNullable<Awaited<ReturnType<typeof findSite>>>;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 export const DEMO_RATE_LIMIT = { limit: 5, windowMs: HOUR };
+/** Per signed-in user: mirror runs they start (new sites, AI clones and re-mirrors alike). */
+export const MIRROR_RATE_LIMIT = { limit: 30, windowMs: HOUR };
+/** Per signed-in user: static exports (each one writes the whole site to disk and zips it). */
+export const EXPORT_RATE_LIMIT = { limit: 20, windowMs: HOUR };
 const SYNC_INTERVAL: Record<Exclude<SyncSchedule, 'off'>, number> = { daily: DAY, weekly: 7 * DAY };
 const RUNNING: ReadonlySet<string> = new Set(['pending', 'processing', 'completing']);
 
@@ -167,6 +171,12 @@ export function createSitesService(deps: SitesServiceDeps) {
     return site;
   }
 
+  /** A mirror run costs the same whether it makes a new site or refreshes one. */
+  async function limitRuns(user: UserRow): Promise<void> {
+    const hit = await deps.limiter.hit(`mirror:user:${user.id}`, MIRROR_RATE_LIMIT);
+    if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, SITE_MESSAGES.runRateLimited);
+  }
+
   async function chooseSubdomain(requested: string | null): Promise<string> {
     if (requested) {
       if (await isSubdomainTaken(db, requested)) throw conflict(SITE_MESSAGES.subdomainTaken);
@@ -276,6 +286,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         if (allowance !== null && (await countOwnedSites(db, user.id)) >= allowance) {
           throw forbidden(SITE_MESSAGES.mirrorLimit);
         }
+        await limitRuns(user);
       } else {
         const hit = await deps.limiter.hit(`demo:ip:${ip}`, DEMO_RATE_LIMIT);
         if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, SITE_MESSAGES.demoLimit);
@@ -356,6 +367,7 @@ export function createSitesService(deps: SitesServiceDeps) {
     async remirror(user: UserRow, id: string): Promise<CloneRecord> {
       const site = await ownedSite(user, id);
       if (RUNNING.has(site.status)) throw conflict(SITE_MESSAGES.busy);
+      await limitRuns(user);
       await startRun(site.id, await carriedEdits(site.live_version_id));
       return toRecord((await findSite(db, site.id))!);
     },
@@ -457,6 +469,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       return toRecord((await findSite(db, site.id))!);
     },
 
+    /** What the static export of a site reads (counted against the export limit). */
     async liveManifestHash(user: UserRow, id: string): Promise<string> {
       const site = await ownedSite(user, id);
       const version = site.live_version_id
@@ -464,6 +477,8 @@ export function createSitesService(deps: SitesServiceDeps) {
         : undefined;
       if (!version?.manifest_hash)
         throw new AppError('no_live_version', 409, 'This site has no completed mirror yet.');
+      const hit = await deps.limiter.hit(`export:user:${user.id}`, EXPORT_RATE_LIMIT);
+      if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
       return version.manifest_hash;
     },
 

@@ -1,0 +1,875 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TEST_CARDS } from '@mirror/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveScreenshot } from '../modules/screenshots/screenshots.repository.js';
+import { startDnsServer, type TestDnsServer } from '../test/dns-server.js';
+import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
+import { pollToEnd, SERVICE_ENV, signUp } from '../test/api-helpers.js';
+import { createTestApp, waitFor, type TestApp } from '../test/test-app.js';
+
+/**
+ * The authorization model of the whole HTTP surface, as a table: every route the running app
+ * serves × four callers (a visitor, another signed-in user, the owner of the resources, an admin).
+ * A route missing from the table fails the test, so every new endpoint gets classified here.
+ *
+ * Rules the table encodes:
+ * - public routes answer everyone alike;
+ * - signed-in routes answer 401 to visitors and act on the caller's own account;
+ * - another user's site, domain, card or invoice answers 404, as if it did not exist;
+ * - `admin` is a role value with no extra power (SPEC §6): an admin is just another user.
+ * After every call by someone other than the owner, the owner's resources read exactly as before.
+ */
+
+type Caller = 'anonymous' | 'other' | 'admin' | 'owner';
+const CALLERS: readonly Caller[] = ['anonymous', 'other', 'admin', 'owner'];
+type Access = 'public' | 'signed-in' | 'owner' | 'admin-only';
+
+interface Account {
+  email: string;
+  password: string;
+  headers: Record<string, string>;
+}
+
+/** Ids of the owner's resources, filled in by the setup (and by rows that create them). */
+interface Ids {
+  siteId: string;
+  liveVersionId: string;
+  draftVersionId: string;
+  customDomainId: string;
+  customDomain: string;
+  parkedId: string;
+  parkedDomain: string;
+  cardId: string;
+  invoiceId: string;
+  intentSecret: string;
+  screenshotFile: string;
+  bystander: { email: string; password: string };
+}
+
+interface Request {
+  url: string;
+  payload?: unknown;
+}
+
+interface Row {
+  /** `METHOD /path` exactly as the app registers it. */
+  route: string;
+  access: Access;
+  expect: Record<Caller, number>;
+  request(ids: Ids, caller: Caller): Request;
+  /** Runs after the owner's call: waits for work it started, signs callers in again, … */
+  afterOwner?(): Promise<void>;
+}
+
+const SITES_DOMAIN = 'sites.mirror.test';
+const EDGE = 'edge.mirror.test';
+const IPV4 = '203.0.113.30';
+const NEXT_YEAR = new Date().getUTCFullYear() + 1;
+
+let dns: TestDnsServer;
+let fixture: FixtureSite;
+let t: TestApp;
+let webDist: string;
+const accounts = {} as Record<Exclude<Caller, 'anonymous'>, Account>;
+const ids = {} as Ids;
+
+// ---- the table ---------------------------------------------------------------------------------
+
+const publicTo = (status: number): Record<Caller, number> => ({
+  anonymous: status,
+  other: status,
+  admin: status,
+  owner: status,
+});
+/** Visitors get 401; every signed-in caller acts on their own account. */
+const signedIn = (status: number, owner = status): Record<Caller, number> => ({
+  anonymous: 401,
+  other: status,
+  admin: status,
+  owner,
+});
+/** The owner's resource: visitors 401, anyone else 404 (it does not exist for them). */
+const ownerOnly = (owner: number, anonymous = 401): Record<Caller, number> => ({
+  anonymous,
+  other: 404,
+  admin: 404,
+  owner,
+});
+
+const get = (url: string) => () => ({ url });
+let uniq = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${++uniq}`;
+
+const ROWS: Row[] = [
+  // System, docs and the web app.
+  {
+    route: 'GET /api/health',
+    access: 'public',
+    expect: publicTo(200),
+    request: get('/api/health'),
+  },
+  { route: 'GET /api/ready', access: 'public', expect: publicTo(200), request: get('/api/ready') },
+  // Open when METRICS_TOKEN is unset (the deployment keeps /metrics off the public edge).
+  { route: 'GET /metrics', access: 'public', expect: publicTo(200), request: get('/metrics') },
+  { route: 'GET /api/docs', access: 'public', expect: publicTo(200), request: get('/api/docs') },
+  { route: 'GET /api/docs/', access: 'public', expect: publicTo(200), request: get('/api/docs/') },
+  {
+    route: 'GET /api/docs/static/index.html',
+    access: 'public',
+    expect: publicTo(302),
+    request: get('/api/docs/static/index.html'),
+  },
+  {
+    route: 'GET /api/docs/static/swagger-initializer.js',
+    access: 'public',
+    expect: publicTo(200),
+    request: get('/api/docs/static/swagger-initializer.js'),
+  },
+  {
+    route: 'GET /api/docs/*',
+    access: 'public',
+    expect: publicTo(200),
+    request: get('/api/docs/static/swagger-ui.css'),
+  },
+  {
+    route: 'GET /api/docs/json',
+    access: 'public',
+    expect: publicTo(200),
+    request: get('/api/docs/json'),
+  },
+  {
+    route: 'GET /api/docs/yaml',
+    access: 'public',
+    expect: publicTo(200),
+    request: get('/api/docs/yaml'),
+  },
+  { route: 'GET /', access: 'public', expect: publicTo(200), request: get('/') },
+  { route: 'GET /*', access: 'public', expect: publicTo(200), request: get('/dashboard') },
+  {
+    route: 'GET /api/internal/tls/ask',
+    access: 'public',
+    // Pending domains get no certificate, whoever asks.
+    expect: publicTo(404),
+    request: (i) => ({ url: `/api/internal/tls/ask?domain=${i.customDomain}` }),
+  },
+
+  // Auth.
+  {
+    route: 'POST /api/auth/register',
+    access: 'public',
+    expect: publicTo(201),
+    request: () => ({
+      url: '/api/auth/register',
+      payload: { name: 'New', email: `${unique('n')}@example.com`, password: 'a long password' },
+    }),
+  },
+  {
+    route: 'POST /api/auth/login',
+    access: 'public',
+    expect: publicTo(200),
+    request: (i) => ({ url: '/api/auth/login', payload: i.bystander }),
+  },
+  {
+    route: 'POST /api/auth/reset-password',
+    access: 'public',
+    expect: publicTo(200),
+    request: () => ({ url: '/api/auth/reset-password', payload: { email: accounts.owner.email } }),
+  },
+  {
+    route: 'POST /api/auth/reset-password/confirm',
+    access: 'public',
+    // A made-up token resets nobody's password.
+    expect: publicTo(400),
+    request: () => ({
+      url: '/api/auth/reset-password/confirm',
+      payload: { token: 'x'.repeat(43), password: 'somebody elses' },
+    }),
+  },
+  {
+    route: 'GET /api/auth/me',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/auth/me'),
+  },
+  {
+    route: 'PUT /api/auth/me',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: (_i, caller) => ({ url: '/api/auth/me', payload: { name: `Renamed ${caller}` } }),
+  },
+  {
+    route: 'PUT /api/auth/me/settings',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({
+      url: '/api/auth/me/settings',
+      payload: { notifications: { email: false, push: true }, appearance: { theme: 'light' } },
+    }),
+  },
+  {
+    route: 'PUT /api/auth/me/password',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: (_i, caller) => {
+      const account = caller === 'anonymous' ? accounts.other : accounts[caller];
+      return {
+        url: '/api/auth/me/password',
+        payload: { currentPassword: account.password, newPassword: `${account.password}!` },
+      };
+    },
+    afterOwner: async () => {
+      // Everyone who got a 200 has the new password from now on.
+      for (const account of Object.values(accounts)) account.password = `${account.password}!`;
+    },
+  },
+  {
+    route: 'POST /api/auth/claim-demos',
+    access: 'signed-in',
+    // The owner's site is not a demo: nobody can claim it (200 with nothing claimed).
+    expect: signedIn(200),
+    request: (i) => ({ url: '/api/auth/claim-demos', payload: { demoSiteIds: [i.siteId] } }),
+  },
+
+  // Sites.
+  {
+    route: 'POST /api/domains/clone',
+    access: 'public',
+    // Visitors get a demo; signed-in users a site of their own.
+    expect: publicTo(201),
+    request: () => ({ url: '/api/domains/clone', payload: { sourceUrl: fixture.url } }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/status',
+    access: 'owner',
+    // The status of a visitor's demo is public to whoever has its id; an owned site's is not.
+    expect: ownerOnly(200, 404),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/status` }),
+  },
+  {
+    route: 'GET /api/domains/clones',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/domains/clones'),
+  },
+  {
+    route: 'GET /api/domains',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/domains'),
+  },
+  {
+    route: 'GET /api/domains/',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/domains/'),
+  },
+  {
+    route: 'GET /api/domains/clone/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}` }),
+  },
+  {
+    route: 'PUT /api/domains/clone/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}`,
+      payload: { syncSchedule: 'weekly' },
+    }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/versions',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/versions` }),
+  },
+  {
+    route: 'POST /api/domains/clone/:id/versions/:versionId/publish',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/versions/${i.liveVersionId}/publish`,
+    }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/export.zip',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/export.zip` }),
+  },
+  {
+    route: 'GET /api/domains/:id/analytics',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/${i.siteId}/analytics?period=30d` }),
+  },
+  {
+    route: 'POST /api/domains/clone/:id/remirror',
+    access: 'owner',
+    expect: ownerOnly(202),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/remirror` }),
+    afterOwner: () => settled(),
+  },
+  {
+    route: 'PUT /api/domains/clone/:id/customize',
+    access: 'owner',
+    // A visitor may customize nothing but sees no site either: 404 like the others.
+    expect: ownerOnly(202, 404),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/customize`,
+      payload: { customizations: { instructions: "Set the title to 'Owned'." }, regenerate: true },
+    }),
+    afterOwner: () => settled(),
+  },
+  {
+    route: 'POST /api/domains/clone-with-ai',
+    access: 'signed-in',
+    // A rewrite of the owner's site: others (free plan, nothing paid) do not even see it.
+    expect: { anonymous: 401, other: 404, admin: 404, owner: 202 },
+    request: (i) => ({
+      url: '/api/domains/clone-with-ai',
+      payload: {
+        sourceUrl: fixture.url,
+        originalIdea: 'A bakery',
+        rewriteWithAI: true,
+        cloneId: i.siteId,
+      },
+    }),
+    afterOwner: async () => {
+      await settled();
+      const versions = await ownerGet(`/api/domains/clone/${ids.siteId}/versions`);
+      const draft = (versions.body as { id: string; draft: boolean }[]).find((v) => v.draft);
+      expect(draft, 'the rewrite leaves a draft').toBeDefined();
+      ids.draftVersionId = draft!.id;
+    },
+  },
+  {
+    route: 'DELETE /api/domains/clone/:id/versions/:versionId',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/versions/${i.draftVersionId}` }),
+  },
+  {
+    route: 'GET /api/domains/ai-rewrite-pricing',
+    access: 'public',
+    expect: publicTo(200),
+    request: get('/api/domains/ai-rewrite-pricing'),
+  },
+
+  // Ideas and screenshots.
+  {
+    route: 'POST /api/domains/search-by-idea',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({
+      url: '/api/domains/search-by-idea',
+      payload: { idea: 'a bakery', limit: 5 },
+    }),
+  },
+  {
+    route: 'POST /api/domains/screenshot',
+    access: 'signed-in',
+    // A cached capture: no Chromium needed to prove who may ask.
+    expect: signedIn(200),
+    request: () => ({ url: '/api/domains/screenshot', payload: { url: fixture.url } }),
+  },
+  {
+    route: 'GET /api/screenshots/:file',
+    access: 'public',
+    // <img> tags load screenshots without a token; names are content hashes.
+    expect: publicTo(200),
+    request: (i) => ({ url: `/api/screenshots/${i.screenshotFile}` }),
+  },
+
+  // Custom domains.
+  {
+    route: 'POST /api/domains/deploy',
+    access: 'signed-in',
+    // Deploying onto the owner's site: it does not exist for anyone else.
+    expect: { anonymous: 401, other: 404, admin: 404, owner: 200 },
+    request: (i, caller) => ({
+      url: '/api/domains/deploy',
+      payload: {
+        siteId: i.siteId,
+        domain: caller === 'owner' ? i.customDomain : `shop.${caller}-try.test`,
+      },
+    }),
+  },
+  {
+    route: 'GET /api/domains/check/:domain',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/check/${i.customDomain}` }),
+  },
+  {
+    route: 'GET /api/domains/domain/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/domain/${i.customDomainId}` }),
+  },
+  {
+    route: 'PUT /api/domains/domain/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/domain/${i.customDomainId}`,
+      payload: { siteId: i.siteId },
+    }),
+  },
+
+  // Parking.
+  {
+    route: 'POST /api/domains/park',
+    access: 'signed-in',
+    expect: signedIn(201),
+    request: (_i, caller) => {
+      const domain = `${unique(caller)}.test`;
+      dns.set(domain, { SOA: true });
+      return { url: '/api/domains/park', payload: { domain } };
+    },
+  },
+  {
+    route: 'PUT /api/domains/park/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/park/${i.parkedId}`,
+      payload: { template: 'minimalist' },
+    }),
+  },
+  {
+    route: 'GET /api/domains/parked',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/domains/parked'),
+  },
+  {
+    route: 'GET /api/domains/parked/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/parked/${i.parkedId}` }),
+  },
+  {
+    route: 'GET /api/domains/parked/:id/messages',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/parked/${i.parkedId}/messages` }),
+  },
+
+  // Payments (local test mode).
+  {
+    route: 'POST /api/payments/webhook',
+    access: 'public',
+    // Stripe's webhook only exists with Stripe; its signature is the authorization.
+    expect: publicTo(404),
+    request: () => ({ url: '/api/payments/webhook', payload: { type: 'invoice.paid' } }),
+  },
+  {
+    route: 'POST /api/payments/test/payment-methods',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({
+      url: '/api/payments/test/payment-methods',
+      payload: { number: TEST_CARDS.succeeds, expMonth: 12, expYear: NEXT_YEAR, cvc: '123' },
+    }),
+  },
+  {
+    route: 'POST /api/payments/subscribe',
+    access: 'signed-in',
+    // With the owner's card: nobody else can pay with it; the owner is subscribed already.
+    expect: { anonymous: 401, other: 404, admin: 404, owner: 409 },
+    request: (i) => ({
+      url: '/api/payments/subscribe',
+      payload: { planId: 'pro', paymentMethodId: i.cardId },
+    }),
+  },
+  {
+    route: 'GET /api/payments/subscription',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/payments/subscription'),
+  },
+  {
+    route: 'PUT /api/payments/subscription',
+    access: 'signed-in',
+    // Others have no subscription to change.
+    expect: signedIn(409, 200),
+    request: () => ({ url: '/api/payments/subscription', payload: { planId: 'pro' } }),
+  },
+  {
+    route: 'POST /api/payments/cancel',
+    access: 'signed-in',
+    expect: signedIn(409, 200),
+    request: () => ({ url: '/api/payments/cancel', payload: { immediately: false } }),
+  },
+  {
+    route: 'POST /api/payments/reactivate',
+    access: 'signed-in',
+    expect: signedIn(409, 200),
+    request: () => ({ url: '/api/payments/reactivate' }),
+  },
+  {
+    route: 'POST /api/payments/setup-intent',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({ url: '/api/payments/setup-intent' }),
+  },
+  {
+    route: 'GET /api/payments/payment-methods',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/payments/payment-methods'),
+  },
+  {
+    route: 'PUT /api/payments/default-payment-method',
+    access: 'signed-in',
+    expect: { anonymous: 401, other: 404, admin: 404, owner: 200 },
+    request: (i) => ({
+      url: '/api/payments/default-payment-method',
+      payload: { paymentMethodId: i.cardId },
+    }),
+  },
+  {
+    route: 'POST /api/payments/payment-intent',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({
+      url: '/api/payments/payment-intent',
+      payload: { amount: 500, description: 'Extra support' },
+    }),
+  },
+  {
+    route: 'POST /api/payments/test/confirm',
+    access: 'signed-in',
+    // The owner's pending payment: nobody else can confirm (and so pay) it.
+    expect: { anonymous: 401, other: 404, admin: 404, owner: 200 },
+    request: (i) => ({
+      url: '/api/payments/test/confirm',
+      payload: { clientSecret: i.intentSecret, approve: true },
+    }),
+  },
+  {
+    route: 'POST /api/payments/ai-rewrite',
+    access: 'signed-in',
+    // Others cannot pay a rewrite of the owner's site; the owner's plan includes rewrites.
+    expect: { anonymous: 401, other: 404, admin: 404, owner: 400 },
+    request: (i) => ({
+      url: '/api/payments/ai-rewrite',
+      payload: { cloneId: i.siteId, paymentMethodId: i.cardId },
+    }),
+  },
+  {
+    route: 'GET /api/payments/invoices',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/payments/invoices'),
+  },
+  {
+    route: 'GET /api/payments/invoices/:id/download',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/payments/invoices/${i.invoiceId}/download` }),
+  },
+  {
+    route: 'GET /api/payments/usage',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: get('/api/payments/usage'),
+  },
+  {
+    route: 'POST /api/payments/portal-session',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({ url: '/api/payments/portal-session' }),
+  },
+
+  // Deletions last: each removes what earlier rows use.
+  {
+    route: 'DELETE /api/payments/payment-methods/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/payments/payment-methods/${i.cardId}` }),
+  },
+  {
+    route: 'DELETE /api/domains/domain/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/domain/${i.customDomainId}` }),
+  },
+  {
+    route: 'DELETE /api/domains/parked/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/parked/${i.parkedId}` }),
+  },
+  {
+    route: 'DELETE /api/domains/clone/:id',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}` }),
+  },
+  {
+    route: 'POST /api/auth/logout',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({ url: '/api/auth/logout' }),
+    afterOwner: async () => {
+      for (const account of Object.values(accounts)) await signIn(account);
+    },
+  },
+  {
+    route: 'DELETE /api/auth/me',
+    access: 'signed-in',
+    expect: signedIn(200),
+    request: () => ({ url: '/api/auth/me' }),
+  },
+];
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+async function ownerGet(url: string) {
+  const res = await t.app.inject({ url, headers: accounts.owner.headers });
+  return {
+    status: res.statusCode,
+    body: String(res.headers['content-type']).includes('json') ? (res.json() as unknown) : res.body,
+  };
+}
+
+/** Waits until no run of the owner's site is under way. */
+async function settled(): Promise<void> {
+  await waitFor(async () => {
+    const res = await ownerGet(`/api/domains/clone/${ids.siteId}/versions`);
+    const versions = res.body as { status: string }[];
+    return versions.every((v) => v.status === 'completed' || v.status === 'failed')
+      ? true
+      : undefined;
+  }, 30_000);
+}
+
+async function signIn(account: Account): Promise<void> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: account.email, password: account.password },
+  });
+  expect(res.statusCode, `sign-in of ${account.email}`).toBe(200);
+  account.headers = { authorization: `Bearer ${res.json().token as string}` };
+}
+
+/** Drops what changes on its own (DNS checks in the background), keeps everything a user set. */
+function stable(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value, (key, v: unknown) =>
+      ['checkedAt', 'nextCheckAt', 'problem', 'reason', 'records', 'checks'].includes(key)
+        ? undefined
+        : v,
+    ),
+  );
+}
+
+/** Everything the owner can read about their account and resources. */
+async function ownerView() {
+  const urls = [
+    '/api/auth/me',
+    '/api/domains',
+    `/api/domains/clone/${ids.siteId}/versions`,
+    `/api/domains/parked/${ids.parkedId}`,
+    `/api/domains/parked/${ids.parkedId}/messages`,
+    `/api/domains/domain/${ids.customDomainId}`,
+    '/api/payments/subscription',
+    '/api/payments/payment-methods',
+    '/api/payments/invoices',
+  ];
+  const view: Record<string, unknown> = {};
+  for (const url of urls) view[url] = stable(await ownerGet(url));
+  return view;
+}
+
+/** Every METHOD + path the app serves, from Fastify's own route tree (HEAD mirrors GET). */
+function servedRoutes(): string[] {
+  const tree = t.app.printRoutes({ commonPrefix: false });
+  const stack: string[] = [];
+  const routes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    stack.push(match[2]!);
+    const url = stack.join('');
+    for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
+      if (method !== 'HEAD') routes.push(`${method} ${url}`);
+    }
+  }
+  return [...new Set(routes)].sort();
+}
+
+async function send(row: Row, caller: Caller) {
+  const method = row.route.split(' ')[0] as 'GET';
+  const { url, payload } = row.request(ids, caller);
+  return t.app.inject({
+    method,
+    url,
+    headers: caller === 'anonymous' ? {} : accounts[caller].headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+}
+
+// ---- setup: one of each resource, owned by the owner --------------------------------------------
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  fixture = await startFixtureSite();
+  webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-web-'));
+  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Mirror</title>');
+  t = await createTestApp({
+    ...SERVICE_ENV,
+    WEB_DIST_DIR: webDist,
+    DNS_SERVERS: dns.address,
+    DNS_TIMEOUT_MS: '1000',
+    SITES_DOMAIN,
+    SITES_CNAME_TARGET: EDGE,
+    SITES_IPV4: IPV4,
+  });
+  dns.set(EDGE, { A: [IPV4] });
+
+  const makeAccount = async (plan?: 'agency'): Promise<Account> => {
+    const user = await signUp(t, plan);
+    const me = await t.app.inject({ url: '/api/auth/me', headers: user.headers });
+    return { email: me.json().user.email, password: 'a long password', headers: user.headers };
+  };
+  accounts.owner = await makeAccount('agency');
+  accounts.other = await makeAccount();
+  accounts.admin = await makeAccount();
+  await t.app.database.db
+    .updateTable('users')
+    .set({ role: 'admin' })
+    .where('email', '=', accounts.admin.email)
+    .execute();
+  const bystander = await makeAccount();
+  ids.bystander = { email: bystander.email, password: bystander.password };
+  const owner = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: accounts.owner.headers, ...(payload ? { payload } : {}) });
+
+  // A completed site.
+  const site = await owner('POST', '/api/domains/clone', { sourceUrl: fixture.url });
+  expect(site.statusCode).toBe(201);
+  ids.siteId = site.json().id;
+  expect((await pollToEnd(t, ids.siteId, accounts.owner.headers)).at(-1)!.status).toBe('completed');
+  const record = await ownerGet(`/api/domains/clone/${ids.siteId}`);
+  ids.liveVersionId = (record.body as { liveVersionId: string }).liveVersionId;
+
+  // A custom domain on it and a parked domain.
+  ids.customDomain = 'shop.owner-shop.test';
+  dns.set('owner-shop.test', { SOA: true });
+  const deployed = await owner('POST', '/api/domains/deploy', {
+    siteId: ids.siteId,
+    domain: ids.customDomain,
+  });
+  expect(deployed.statusCode).toBe(201);
+  ids.customDomainId = deployed.json().id;
+  ids.parkedDomain = 'owner-parked.test';
+  dns.set(ids.parkedDomain, { SOA: true });
+  const parked = await owner('POST', '/api/domains/park', { domain: ids.parkedDomain });
+  expect(parked.statusCode).toBe(201);
+  ids.parkedId = parked.json().id;
+
+  // A card, a subscription with its invoice, and a payment waiting for confirmation.
+  const card = await owner('POST', '/api/payments/test/payment-methods', {
+    number: TEST_CARDS.succeeds,
+    expMonth: 12,
+    expYear: NEXT_YEAR,
+    cvc: '123',
+  });
+  expect(card.statusCode).toBe(200);
+  ids.cardId = card.json().id;
+  const subscribed = await owner('POST', '/api/payments/subscribe', {
+    planId: 'agency',
+    paymentMethodId: ids.cardId,
+  });
+  expect(subscribed.statusCode).toBe(200);
+  const invoices = await owner('GET', '/api/payments/invoices');
+  ids.invoiceId = invoices.json()[0].id;
+  const intent = await owner('POST', '/api/payments/payment-intent', {
+    amount: 900,
+    description: 'Owner payment',
+  });
+  expect(intent.json().status).toBe('requires_payment_method');
+  ids.intentSecret = intent.json().clientSecret;
+
+  // A stored screenshot of the fixture (as a capture would leave it).
+  const stored = await t.app.blobs.put(
+    (async function* () {
+      yield Buffer.from('not really a jpeg');
+    })(),
+  );
+  const now = Date.now();
+  await saveScreenshot(t.app.database.db, {
+    url: new URL(fixture.url).href,
+    hash: stored.hash,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + 3_600_000).toISOString(),
+  });
+  ids.screenshotFile = `${stored.hash}.jpg`;
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await fixture?.close();
+  await dns?.close();
+  if (webDist) fs.rmSync(webDist, { recursive: true, force: true });
+});
+
+// ---- the test ----------------------------------------------------------------------------------
+
+describe('authorization matrix', () => {
+  it('classifies every route the app serves, and only those', () => {
+    const listed = ROWS.map((r) => r.route).sort();
+    expect(new Set(listed).size, 'each route is listed once').toBe(listed.length);
+    const served = servedRoutes();
+    expect(served.length).toBeGreaterThan(50);
+    expect(
+      served.filter((r) => !listed.includes(r)),
+      'routes missing from the authorization matrix: classify them in ROWS',
+    ).toEqual([]);
+    expect(
+      listed.filter((r) => !served.includes(r)),
+      'rows for routes the app no longer serves',
+    ).toEqual([]);
+    // No route is reserved for admins today (SPEC §6: "no admin screen").
+    expect(ROWS.filter((r) => r.access === 'admin-only')).toEqual([]);
+  });
+
+  it('answers each caller as the table says and never lets anyone touch the owner’s things', async () => {
+    const failures: string[] = [];
+    for (const row of ROWS) {
+      for (const caller of CALLERS) {
+        const before = caller === 'owner' ? null : await ownerView();
+        const res = await send(row, caller);
+        if (res.statusCode !== row.expect[caller]) {
+          failures.push(
+            `${row.route} as ${caller}: ${res.statusCode} (expected ${row.expect[caller]}) ${res.body.slice(0, 200)}`,
+          );
+        }
+        if (res.statusCode >= 500) failures.push(`${row.route} as ${caller}: server error`);
+        if (before) {
+          const after = await ownerView();
+          try {
+            expect(after).toEqual(before);
+          } catch {
+            failures.push(`${row.route} as ${caller} changed the owner's resources`);
+          }
+        }
+        if (caller === 'owner') {
+          await row.afterOwner?.().catch((err: unknown) => {
+            failures.push(`${row.route} after the owner's call: ${String(err)}`);
+          });
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 90_000);
+});

@@ -12,7 +12,7 @@ import { createSitesFront, misdirectedTenant } from './hosting/sites-front.js';
 import { registerSitesHost, type SitesHost } from './hosting/sites-host.js';
 import { registerWebApp } from './hosting/web-app.js';
 import { registerApiDocs } from './http/api-docs.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { metricsRoute } from './http/routes/health.routes.js';
 import { apiRoutes } from './http/routes/index.js';
 import type { AuthService } from './modules/auth/auth.service.js';
@@ -108,6 +108,10 @@ async function buildHttpApp(
         : randomUUID();
     },
     bodyLimit: 1_048_576,
+    // Router errors (bad percent-encoding, an over-long parameter) answer `{ message }` too.
+    frameworkErrors: handleFrameworkError,
+    // Domain names in paths (`/api/domains/check/{domain}`) may be up to 253 characters.
+    routerOptions: { maxParamLength: 300 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

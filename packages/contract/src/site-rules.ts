@@ -35,6 +35,8 @@ export const CUSTOMIZE_STATUS_TEXTS = {
 
 export const SITE_MESSAGES = {
   urlInvalid: 'Please enter a valid website URL (http or https).',
+  privateAddress:
+    'This address points to a private or local network and cannot be mirrored. Please use a public website.',
   subdomainInvalid:
     'Subdomains use 1-63 lowercase letters, digits and hyphens, and cannot start or end with a hyphen.',
   subdomainReserved: 'This subdomain is reserved. Please choose another one.',

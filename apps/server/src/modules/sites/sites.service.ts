@@ -16,7 +16,7 @@ import {
   type SyncSchedule,
   versionPreviewLabel,
 } from '@mirror/contract';
-import type { BlobStore } from '@mirror/engine';
+import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import {
@@ -171,6 +171,23 @@ export function createSitesService(deps: SitesServiceDeps) {
     return site;
   }
 
+  /**
+   * A source on a private or local network is refused before anything is stored or counted. The
+   * engine checks every address again when it fetches (a name may resolve differently by then);
+   * a name that does not resolve now is left to the run, which reports it.
+   */
+  async function refusePrivateAddress(sourceUrl: string): Promise<void> {
+    if (config.mirror.allowPrivateNetworks) return;
+    try {
+      await assertPublicUrl(new URL(sourceUrl));
+    } catch (error) {
+      if (error instanceof RefusedAddressError) throw badRequest(SITE_MESSAGES.privateAddress);
+      if ((error as { code?: unknown }).code === 'EBADSCHEME') {
+        throw badRequest(SITE_MESSAGES.urlInvalid);
+      }
+    }
+  }
+
   /** A mirror run costs the same whether it makes a new site or refreshes one. */
   async function limitRuns(user: UserRow): Promise<void> {
     const hit = await deps.limiter.hit(`mirror:user:${user.id}`, MIRROR_RATE_LIMIT);
@@ -274,6 +291,7 @@ export function createSitesService(deps: SitesServiceDeps) {
     ): Promise<CloneRecord> {
       const sourceUrl = normalizeSourceUrl(body.sourceUrl);
       if (!sourceUrl) throw badRequest(SITE_MESSAGES.urlInvalid);
+      await refusePrivateAddress(sourceUrl);
       const wantsSubdomain = (body.targetDomain ?? '').trim() !== '';
       const wantsInstructions = (body.aiInstructions ?? '').trim() !== '';
       const paid = user !== null && isPaidPlan(user.plan);

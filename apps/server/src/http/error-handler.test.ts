@@ -1,0 +1,86 @@
+import net from 'node:net';
+import { HTTP_FALLBACK_MESSAGES } from '@mirror/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerErrorHandler, SERVICE_UNAVAILABLE_MESSAGE } from './error-handler.js';
+
+/**
+ * When the database is out of reach, requests that need it answer 503 with a message saying to try
+ * again (the client did nothing wrong), not a 500. The errors are node-postgres's own, from a real
+ * pool: a port nobody listens on, and a server that accepts connections and cuts them at once.
+ */
+let app: FastifyInstance;
+let cutter: net.Server;
+const pools: pg.Pool[] = [];
+
+function databaseAt(port: number) {
+  const pool = new pg.Pool({
+    host: '127.0.0.1',
+    port,
+    user: 'nobody',
+    database: 'none',
+    connectionTimeoutMillis: 2_000,
+  });
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  cutter = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => cutter.listen(0, '127.0.0.1', resolve));
+  const refused = databaseAt(await freePort());
+  const cut = databaseAt((cutter.address() as net.AddressInfo).port);
+
+  app = Fastify({ logger: false });
+  registerErrorHandler(app);
+  app.get('/refused', async () => sql`select 1`.execute(refused));
+  app.get('/cut', async () => sql`select 1`.execute(cut));
+  app.get('/bug', async () => {
+    throw new Error('undefined is not a function');
+  });
+  app.get('/constraint', async () => {
+    // What node-postgres raises for a unique violation: the database answered; this is no outage.
+    throw Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+    });
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+  await Promise.all(pools.map((pool) => pool.end()));
+  await new Promise((resolve) => cutter.close(resolve));
+});
+
+describe('the error handler when the database is out of reach', () => {
+  it.each([
+    ['refuses connections', '/refused'],
+    ['cuts every connection', '/cut'],
+  ])('answers 503 with a try-again message when the database %s', async (_, url) => {
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: SERVICE_UNAVAILABLE_MESSAGE });
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).not.toMatch(/ECONNREFUSED|terminated|127\.0\.0\.1/);
+  });
+
+  it('still answers 500 without details for a bug or an error the database answered with', async () => {
+    for (const url of ['/bug', '/constraint']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ message: HTTP_FALLBACK_MESSAGES[500] });
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
 import { spawnServer } from '../../test/spawn-server.js';
 import { fromSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
-import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
+import { createTestApp, sharedStorageEnv, waitFor, type TestApp } from '../../test/test-app.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -346,21 +346,16 @@ describe('upkeep', () => {
 });
 
 describe('a killed process', () => {
-  function startServer(dataDir: string, schema: string | undefined) {
-    return spawnServer({
-      DATA_DIR: dataDir,
-      JOB_LEASE_MS: '2000',
-      ...SERVICE_ENV,
-      ...(schema ? { DATABASE_SCHEMA: schema } : {}),
-    });
+  /** The real server on the test app's data: database, job queue and blobs of this run. */
+  function startServer(storage: Record<string, string>) {
+    return spawnServer({ ...storage, JOB_LEASE_MS: '2000', ...SERVICE_ENV });
   }
 
   it('picks the job up again after a restart, serving the previous version meanwhile', async () => {
     const site: FixtureSite = await startFixtureSite(20);
     cleanups.push(() => site.close());
     const t = await createTestApp({ ...SERVICE_ENV });
-    const dataDir = t.config.dataDir;
-    const schema = t.config.database.kind === 'postgres' ? t.config.database.schema : undefined;
+    const storage = sharedStorageEnv(t.config);
     const owner = await signUp(t);
     const { id, previewUrl } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
     await pollToEnd(t, id, owner.headers);
@@ -370,7 +365,7 @@ describe('a killed process', () => {
     // Version 2 is slow to fetch: kill the server while it is being mirrored.
     site.version = 2;
     site.delayMs = 150;
-    const first = startServer(dataDir, schema);
+    const first = startServer(storage);
     const port = await first.port;
     const base = `http://127.0.0.1:${port}`;
     const api = (p: string, init: RequestInit = {}) =>
@@ -406,7 +401,7 @@ describe('a killed process', () => {
     await new Promise((resolve) => first.child.once('exit', resolve));
 
     site.delayMs = 0;
-    const second = startServer(dataDir, schema);
+    const second = startServer(storage);
     cleanups.push(() => void second.child.kill('SIGTERM'));
     expect(await servedPage(second)).toContain('Version 1');
     const secondApi = async <T>(p: string) =>

@@ -4,7 +4,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerErrorHandler, SERVICE_UNAVAILABLE_MESSAGE } from './error-handler.js';
+import {
+  registerErrorHandler,
+  SERVICE_UNAVAILABLE_MESSAGE,
+  UNSTORABLE_TEXT_MESSAGE,
+} from './error-handler.js';
 
 /**
  * When the database is out of reach, requests that need it answer 503 with a message saying to try
@@ -46,6 +50,13 @@ beforeAll(async () => {
   registerErrorHandler(app);
   app.get('/refused', async () => sql`select 1`.execute(refused));
   app.get('/cut', async () => sql`select 1`.execute(cut));
+  if (process.env.DATABASE_URL) {
+    const real = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    pools.push(real);
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: real }) });
+    // A NUL byte from a path or a body, as a query parameter: PostgreSQL refuses it (22021).
+    app.get('/nul', async () => sql`select ${'id\u0000'}::text`.execute(db));
+  }
   app.get('/bug', async () => {
     throw new Error('undefined is not a function');
   });
@@ -82,5 +93,13 @@ describe('the error handler when the database is out of reach', () => {
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ message: HTTP_FALLBACK_MESSAGES[500] });
     }
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('the error handler on PostgreSQL', () => {
+  it('answers 400 for text PostgreSQL cannot store (a NUL byte), not 500', async () => {
+    const res = await app.inject({ url: '/nul' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: UNSTORABLE_TEXT_MESSAGE });
   });
 });

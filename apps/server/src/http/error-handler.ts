@@ -58,6 +58,15 @@ const PG_UNAVAILABLE_CODES = /^(08...|57P0[123]|53300)$/;
 const PG_CONNECTION_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
+export const UNSTORABLE_TEXT_MESSAGE =
+  'The request contains characters that cannot be stored (such as a NUL byte).';
+
+/** PostgreSQL's character_not_in_repertoire and untranslatable_character. */
+function isUnstorableText(error: Error): boolean {
+  const code = 'code' in error ? String(error.code) : '';
+  return code === '22021' || code === '22P05';
+}
+
 /** True when the error says the database could not be reached, not that the request was wrong. */
 export function isServiceUnreachable(error: Error): boolean {
   const code = 'code' in error ? String(error.code) : '';
@@ -89,6 +98,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
           ? (HTTP_FALLBACK_MESSAGES[status] ?? error.message)
           : error.message);
       return reply.status(status).send({ message });
+    }
+    if (isUnstorableText(error)) {
+      // PostgreSQL cannot store NUL bytes (or text its encoding lacks); SQLite could. The request
+      // is at fault, and it failed before anything was written.
+      return reply.status(400).send({ message: UNSTORABLE_TEXT_MESSAGE });
     }
     if (isServiceUnreachable(error)) {
       // An outage of the database: the client may try again; nothing is wrong with its request.

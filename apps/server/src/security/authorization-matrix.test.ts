@@ -239,6 +239,9 @@ const ROWS: Row[] = [
     // Visitors get a demo; signed-in users a site of their own.
     expect: publicTo(201),
     request: () => ({ url: '/api/domains/clone', payload: { sourceUrl: fixture.url } }),
+    // The owner's new site is mirrored meanwhile: let it finish before anyone else's call is
+    // compared with the owner's things.
+    afterOwner: () => ownerSitesSettled(),
   },
   {
     route: 'GET /api/domains/clone/:id/status',
@@ -639,6 +642,14 @@ async function ownerGet(url: string) {
 }
 
 /** Waits until no run of the owner's site is under way. */
+/** Every site of the owner's has finished its run. */
+async function ownerSitesSettled(): Promise<void> {
+  await waitFor(async () => {
+    const sites = (await ownerGet('/api/domains/clones')).body as { status: string }[];
+    return sites.every((s) => s.status === 'completed' || s.status === 'failed') ? true : undefined;
+  }, 30_000);
+}
+
 async function settled(): Promise<void> {
   await waitFor(async () => {
     const res = await ownerGet(`/api/domains/clone/${ids.siteId}/versions`);

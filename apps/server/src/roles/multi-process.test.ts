@@ -7,8 +7,8 @@ import { loadConfig } from '../config/env.js';
 import { openDatabase } from '../platform/db/database.js';
 import { SERVICE_ENV } from '../test/api-helpers.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
-import { sharedServicesEnv, spawnServer } from '../test/spawn-server.js';
-import { dropTestStorage, waitFor } from '../test/test-app.js';
+import { spawnServer } from '../test/spawn-server.js';
+import { dropTestStorage, sharedServicesEnv, waitFor } from '../test/test-app.js';
 
 /**
  * One deployment of several processes on loopback, as in production: one api, two workers and one

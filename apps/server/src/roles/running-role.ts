@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { Config } from '../config/env.js';
+import type { Probes } from '../platform/ops/probes.js';
+import type { Platform } from '../services.js';
 
 /** A started process role: its logger, the address it listens on, and its graceful stop. */
 export interface RunningRole {
@@ -12,14 +13,16 @@ export interface RunningRole {
 }
 
 /**
- * Listens with a bare `node:http` server (the roles without Fastify), logging the address the way
- * Fastify does, and returns a close that lets in-flight requests finish.
+ * Runs a role without Fastify: listens with its bare `node:http` server, logging the address the
+ * way Fastify does. Its close says "unavailable" on `/api/ready`, lets in-flight requests finish,
+ * then closes the platform (draining jobs, if the role runs them).
  */
-export async function listenPlain(
+export async function servePlain(
   server: http.Server,
-  config: Config,
-  log: Pick<Logger, 'info'>,
-): Promise<{ url: string; close(): Promise<void> }> {
+  platform: Platform,
+  probes: Probes,
+): Promise<RunningRole> {
+  const { config, log } = platform;
   // Fastify's defaults: longer than a typical load balancer's idle timeout.
   server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve, reject) => {
@@ -33,13 +36,17 @@ export async function listenPlain(
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   log.info(`Server listening at ${url}`);
   return {
+    log,
     url,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      probes.drain();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Idle keep-alive connections would hold the close open; busy ones finish their request.
         server.closeIdleConnections();
-      }),
+      });
+      await platform.close();
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import type { Config } from '../config/env.js';
 import { createSitesFront } from '../hosting/sites-front.js';
 import { answerProbe, createProbes } from '../platform/ops/probes.js';
 import { createPlatform, createSitesHostOf } from '../services.js';
-import { listenPlain, sendPlain, type RunningRole } from './running-role.js';
+import { sendPlain, servePlain, type RunningRole } from './running-role.js';
 
 /**
  * `--role sites`: serves tenant hosts only (`{sub}.{SITES_DOMAIN}`, custom and parked domains)
@@ -24,14 +24,5 @@ export async function startSites(config: Config): Promise<RunningRole> {
   };
   // The same front as the app's server: tenant hosts to the sites host, the rest to `notTenant`.
   const server = front.serverFactory(notTenant, {}) as http.Server;
-  const listening = await listenPlain(server, config, platform.log);
-  return {
-    log: platform.log,
-    url: listening.url,
-    async close() {
-      probes.drain();
-      await listening.close();
-      await platform.close();
-    },
-  };
+  return servePlain(server, platform, probes);
 }

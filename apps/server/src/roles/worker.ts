@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Config } from '../config/env.js';
 import { answerProbe, createProbes } from '../platform/ops/probes.js';
 import { createPlatform, createServices } from '../services.js';
-import { listenPlain, sendPlain, type RunningRole } from './running-role.js';
+import { sendPlain, servePlain, type RunningRole } from './running-role.js';
 
 /**
  * `--role worker`: runs queued jobs (mirrors, customizations, thumbnails) and the periodic work;
@@ -18,14 +18,5 @@ export async function startWorker(config: Config): Promise<RunningRole> {
       sendPlain(res, 404, 'A worker answers only /api/health, /api/ready and /metrics.');
     }
   });
-  const listening = await listenPlain(server, config, platform.log);
-  return {
-    log: platform.log,
-    url: listening.url,
-    async close() {
-      probes.drain();
-      await listening.close();
-      await platform.close();
-    },
-  };
+  return servePlain(server, platform, probes);
 }

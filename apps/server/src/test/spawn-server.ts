@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,36 +39,4 @@ export function spawnServer(env: Record<string, string>, args: string[] = []) {
   );
   port.catch(() => undefined);
   return { child, exited, port, output: () => ({ stdout, stderr }) };
-}
-
-/**
- * The shared services of the suite's run (PostgreSQL, Redis, S3 from the environment, as in
- * .ci/run), each under a fresh schema or prefix, for several processes that must share one
- * deployment. Empty in the default run: the processes then share DATA_DIR (SQLite, local files).
- */
-export function sharedServicesEnv(): Record<string, string> {
-  const id = randomBytes(5).toString('hex');
-  const env: Record<string, string> = {};
-  if (process.env.DATABASE_URL) {
-    env.DATABASE_URL = process.env.DATABASE_URL;
-    env.DATABASE_SCHEMA = `t_${id}`;
-  }
-  if (process.env.REDIS_URL) {
-    env.REDIS_URL = process.env.REDIS_URL;
-    env.REDIS_PREFIX = `t-${id}`;
-  }
-  if (process.env.S3_BUCKET) {
-    for (const name of [
-      'S3_BUCKET',
-      'S3_ENDPOINT',
-      'S3_REGION',
-      'S3_ACCESS_KEY_ID',
-      'S3_SECRET_ACCESS_KEY',
-      'S3_FORCE_PATH_STYLE',
-    ]) {
-      if (process.env[name]) env[name] = process.env[name]!;
-    }
-    env.S3_PREFIX = `t-${id}/`;
-  }
-  return env;
 }

@@ -33,8 +33,12 @@ export function testDatabaseUrl(): string | undefined {
  */
 export const EMBEDDED_JOBS: Record<string, string> = { REDIS_URL: '' };
 
-/** Settings of the service run's environment for one test app; each gets private prefixes. */
-function serviceEnv(): Record<string, string> {
+/**
+ * Settings of the service run's environment (PostgreSQL, Redis, S3 as in .ci/run) for one test app
+ * or one deployment of several processes, each call under a fresh schema and prefixes. Empty in
+ * the default run.
+ */
+export function sharedServicesEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   const databaseUrl = testDatabaseUrl();
   if (databaseUrl) {
@@ -72,7 +76,7 @@ export function createTestConfig(overrides: Record<string, string> = {}): Config
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     // Chromium runs for thumbnails only in the tests that ask for them.
     VERSION_THUMBNAILS: 'false',
-    ...serviceEnv(),
+    ...sharedServicesEnv(),
     ...overrides,
   });
 }

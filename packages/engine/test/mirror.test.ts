@@ -279,6 +279,30 @@ describe('mirror: limits, politeness and failures', () => {
     ).rejects.toMatchObject({ code: 'invalid-url' });
   });
 
+  it('ends the run when the store runs out of space, instead of a copy missing files', async () => {
+    const { origin } = await startSite();
+    const memory = createMemoryBlobStore();
+    let puts = 0;
+    const filling = {
+      ...memory,
+      async put(body: AsyncIterable<Uint8Array>) {
+        if (++puts > 3) {
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+            code: 'ENOSPC',
+          });
+        }
+        return memory.put(body);
+      },
+    };
+    await expect(
+      mirror({ url: origin.origin, store: filling, allowPrivateNetworks: true, render: 'never' }),
+    ).rejects.toMatchObject({
+      name: 'MirrorError',
+      code: 'storage',
+      message: 'The copy could not be stored: ENOSPC: no space left on device, write',
+    });
+  });
+
   it('fails clearly when nothing can be fetched', async () => {
     const broken = await serveFixture(null, { '/': (_req, res) => void res.writeHead(500).end() });
     servers.push(broken);

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { HTTP_FALLBACK_MESSAGES } from '@mirror/contract';
+import SQLite from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -18,6 +22,11 @@ import {
 let app: FastifyInstance;
 let cutter: net.Server;
 const pools: pg.Pool[] = [];
+const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-error-handler-'));
+const sqliteFile = path.join(sqliteDir, 'busy.db');
+/** Another process's connection that holds the write lock (as a worker's transaction can). */
+let lockHolder: SQLite.Database;
+let busy: SQLite.Database;
 
 function databaseAt(port: number) {
   const pool = new pg.Pool({
@@ -46,6 +55,12 @@ beforeAll(async () => {
   const refused = databaseAt(await freePort());
   const cut = databaseAt((cutter.address() as net.AddressInfo).port);
 
+  lockHolder = new SQLite(sqliteFile);
+  lockHolder.pragma('journal_mode = WAL');
+  lockHolder.exec('create table t (n integer)');
+  lockHolder.exec('begin immediate');
+  busy = new SQLite(sqliteFile, { timeout: 50 });
+
   app = Fastify({ logger: false });
   registerErrorHandler(app);
   app.get('/refused', async () => sql`select 1`.execute(refused));
@@ -57,6 +72,7 @@ beforeAll(async () => {
     // A NUL byte from a path or a body, as a query parameter: PostgreSQL refuses it (22021).
     app.get('/nul', async () => sql`select ${'id\u0000'}::text`.execute(db));
   }
+  app.get('/busy', async () => busy.prepare('insert into t (n) values (1)').run());
   app.get('/bug', async () => {
     throw new Error('undefined is not a function');
   });
@@ -73,18 +89,22 @@ afterAll(async () => {
   await app.close();
   await Promise.all(pools.map((pool) => pool.end()));
   await new Promise((resolve) => cutter.close(resolve));
+  busy.close();
+  lockHolder.close();
+  fs.rmSync(sqliteDir, { recursive: true, force: true });
 });
 
 describe('the error handler when the database is out of reach', () => {
   it.each([
     ['refuses connections', '/refused'],
     ['cuts every connection', '/cut'],
+    ['(SQLite) stays locked by another writer', '/busy'],
   ])('answers 503 with a try-again message when the database %s', async (_, url) => {
     const res = await app.inject({ url });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ message: SERVICE_UNAVAILABLE_MESSAGE });
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.body).not.toMatch(/ECONNREFUSED|terminated|127\.0\.0\.1/);
+    expect(res.body).not.toMatch(/ECONNREFUSED|terminated|locked|127\.0\.0\.1/);
   });
 
   it('still answers 500 without details for a bug or an error the database answered with', async () => {

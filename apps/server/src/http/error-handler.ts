@@ -52,8 +52,12 @@ const CONNECTION_ERROR_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
-/** PostgreSQL's connection failures (SQLSTATE class 08) and a server shutting down or full. */
-const PG_UNAVAILABLE_CODES = /^(08...|57P0[123]|53300)$/;
+/**
+ * PostgreSQL's connection failures (SQLSTATE class 08), a server shutting down or full, and SQLite
+ * busy (another process kept the write lock past the busy timeout, or a transaction could not
+ * upgrade to writing).
+ */
+const DB_UNAVAILABLE_CODES = /^(08...|57P0[123]|53300|SQLITE_BUSY(_\w+)?)$/;
 /** What node-postgres says when it loses or cannot open a connection (these carry no code). */
 const PG_CONNECTION_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
@@ -67,12 +71,12 @@ function isUnstorableText(error: Error): boolean {
   return code === '22021' || code === '22P05';
 }
 
-/** True when the error says the database could not be reached, not that the request was wrong. */
+/** True when the database could not be reached or was busy: nothing is wrong with the request. */
 export function isServiceUnreachable(error: Error): boolean {
   const code = 'code' in error ? String(error.code) : '';
   return (
     CONNECTION_ERROR_CODES.has(code) ||
-    PG_UNAVAILABLE_CODES.test(code) ||
+    DB_UNAVAILABLE_CODES.test(code) ||
     PG_CONNECTION_MESSAGES.test(error.message)
   );
 }

@@ -9,7 +9,7 @@ import {
   snapshotStore,
   type Endpoint,
   type JsonSchema,
-} from './hostile-helpers.js';
+} from '../test/hostile-helpers.js';
 
 /**
  * Hostile input, part 1: every endpoint of the running app that takes a body, path parameters or a

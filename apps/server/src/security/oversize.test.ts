@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUp } from '../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { expectErrorShape, rawRequest, snapshotStore } from './hostile-helpers.js';
+import { expectErrorShape, rawRequest, snapshotStore } from '../test/hostile-helpers.js';
 
 /**
  * Hostile input, part 2: request bodies over the 1 MiB limit (`bodyLimit` in app.ts) are refused

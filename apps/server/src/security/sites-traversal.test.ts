@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
 import { pollToEnd, SERVICE_ENV, signUp } from '../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { rawRequest, type RawAnswer } from './hostile-helpers.js';
+import { rawRequest, type RawAnswer } from '../test/hostile-helpers.js';
 
 /**
  * Hostile input, part 4: path traversal. A mirrored site is served on its own host

@@ -4,7 +4,7 @@ import { SCREENSHOT_MESSAGES, SITE_MESSAGES } from '@mirror/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollToEnd, signUp, type SignedUp, type StatusReading } from '../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { expectErrorShape } from './hostile-helpers.js';
+import { expectErrorShape } from '../test/hostile-helpers.js';
 
 /**
  * Hostile input, part 3: server-side request forgery through the API. With the production address

@@ -14,6 +14,7 @@ import {
 } from '../references/index.js';
 import { bytesOf, putBytes, readBlob } from '../storage/blob-utils.js';
 import type {
+  BlobStore,
   FailedUrl,
   FailureReason,
   Manifest,
@@ -57,14 +58,24 @@ interface HtmlInfo {
   hints: RenderHints;
 }
 
-export type MirrorErrorCode = 'invalid-url' | 'refused-address' | 'nothing-fetched' | 'aborted';
+export type MirrorErrorCode =
+  | 'invalid-url'
+  | 'refused-address'
+  | 'nothing-fetched'
+  | 'aborted'
+  /** The blob store could not take a file (disk full, read-only, I/O error): nothing is complete. */
+  | 'storage';
+
+/** Errors of the blob store's disk that end the run, unlike a failed download of one file. */
+const STORAGE_ERROR_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
 
 export class MirrorError extends Error {
   constructor(
     readonly code: MirrorErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'MirrorError';
   }
 }
@@ -128,6 +139,25 @@ function categorize(err: unknown): FailureReason {
     default:
       return 'network';
   }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }
 
 function retryAfterMs(headers: Record<string, string>, fallback: number): number {
@@ -247,6 +277,30 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     Math.max(0, settings.deadline - Date.now()),
   );
   timer.unref?.();
+  // A write the store refuses for lack of space (or a broken disk) stops the run: a copy missing
+  // what did not fit must not look complete.
+  let storageFailure: unknown = null;
+  const store: BlobStore = {
+    async put(body) {
+      try {
+        return await options.store.put(body);
+      } catch (err) {
+        if (storageFailure === null && STORAGE_ERROR_CODES.has(errorCode(err))) {
+          storageFailure = err;
+          abort.abort(err);
+        }
+        throw err;
+      }
+    },
+    read: (hash) => options.store.read(hash),
+    has: (hash) => options.store.has(hash),
+  };
+  const storageError = () =>
+    new MirrorError(
+      'storage',
+      `The copy could not be stored: ${storageFailure instanceof Error ? storageFailure.message : String(storageFailure)}`,
+      { cause: storageFailure },
+    );
 
   try {
     // A start address that redirects to another host (example.com → www.example.com) makes the
@@ -258,7 +312,7 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
       options.includeSubdomains ?? false,
     );
     const crawler = new Crawler(
-      options,
+      { ...options, store },
       settings,
       client,
       mapper,
@@ -268,7 +322,11 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
       netOptions,
     );
     try {
-      return await crawler.run();
+      const manifest = await crawler.run();
+      if (storageFailure !== null) throw storageError();
+      return manifest;
+    } catch (err) {
+      throw storageFailure !== null ? storageError() : err;
     } finally {
       await crawler.close();
     }
@@ -946,7 +1004,8 @@ class Crawler {
           };
         },
       });
-      return await this.renderer.render(url);
+      // A cancelled run does not wait for Chromium: closing the renderer ends the page.
+      return await untilAborted(this.renderer.render(url), this.signal);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (/executable|launch|browserType/i.test(message)) {

@@ -31,6 +31,17 @@ import { loadManifest, saveManifest } from './manifests.js';
 /** Tries of one run before it is reported as failed. */
 const MAX_ATTEMPTS = 3;
 
+/** What a run says when the blob store's disk filled up (nothing of it is published). */
+export const DISK_FULL_MESSAGE =
+  'The server ran out of disk space while storing the copy. The previous version is still online; please try again later.';
+
+/** Out of disk space: the engine's storage failure (the run stops at the first refused write) or a write here. */
+function isDiskFull(err: unknown): boolean {
+  const cause = err instanceof MirrorError && err.code === 'storage' ? err.cause : err;
+  const code = cause instanceof Error && 'code' in cause ? String(cause.code) : '';
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 const MirrorSitePayload = z.object({ siteId: z.string(), versionId: z.string() });
 export type MirrorSitePayload = z.infer<typeof MirrorSitePayload>;
 
@@ -131,6 +142,28 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           });
       };
 
+      /** Ends the run as failed: the version is marked so, what is served stays as it was. */
+      const failRun = async (message: string) => {
+        await db
+          .updateTable('site_versions')
+          .set({ status: 'failed', error: message, finished_at: new Date().toISOString() })
+          .where('id', '=', versionId)
+          .execute();
+        await updateRunState(db, siteId, {
+          status: 'failed',
+          current_status: CLONE_STATUS_TEXTS.failed,
+          progress,
+          estimated_time: null,
+          error: message,
+        });
+        await failFollowUps(db, versionId, `The mirror failed: ${message}`);
+      };
+      // A full disk fails the run at once; trying again soon would not help.
+      const failDiskFull = async (err?: unknown) => {
+        context.log.error({ err }, 'the blob store is out of disk space; the mirror failed');
+        await failRun(DISK_FULL_MESSAGE);
+      };
+
       const previous = site.live_version_id
         ? await loadManifest(db, blobs, site.live_version_id)
         : undefined;
@@ -153,22 +186,10 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       } catch (err) {
         await writes;
         if (context.signal.aborted) throw err;
+        if (isDiskFull(err)) return failDiskFull(err);
         const permanent = err instanceof MirrorError || context.attempt >= MAX_ATTEMPTS;
         if (!permanent) throw err;
-        const message = err instanceof Error ? err.message : String(err);
-        await db
-          .updateTable('site_versions')
-          .set({ status: 'failed', error: message, finished_at: new Date().toISOString() })
-          .where('id', '=', versionId)
-          .execute();
-        await updateRunState(db, siteId, {
-          status: 'failed',
-          current_status: CLONE_STATUS_TEXTS.failed,
-          progress,
-          estimated_time: null,
-          error: message,
-        });
-        await failFollowUps(db, versionId, `The mirror failed: ${message}`);
+        await failRun(err instanceof Error ? err.message : String(err));
         return;
       }
       await writes;
@@ -180,7 +201,13 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       }
       deps.onMirrored?.({ pages, bytes });
 
-      const manifestHash = await saveManifest(blobs, manifest);
+      let manifestHash: string;
+      try {
+        manifestHash = await saveManifest(blobs, manifest);
+      } catch (err) {
+        if (isDiskFull(err)) return failDiskFull(err);
+        throw err;
+      }
       const finishedAt = new Date().toISOString();
       const followUp = deps.startFollowUp ? await findFollowUp(db, versionId) : undefined;
       await db.transaction().execute(async (trx) => {

@@ -1,9 +1,16 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestConfig, dropTestStorage } from '../../test/test-app.js';
 import type { Config } from '../../config/env.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
 
+const writerScript = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../test/sqlite-writer.ts',
+);
 let handle: DatabaseHandle | undefined;
 let config: Config | undefined;
 afterEach(async () => {
@@ -59,6 +66,39 @@ describe('database', () => {
       await Promise.all(opened.map((h) => h.destroy()));
     }
   });
+
+  it.skipIf(process.env.DATABASE_URL)(
+    'lets several processes read and write one SQLite file at once',
+    async () => {
+      config = createTestConfig();
+      const file = (config.database as { file: string }).file;
+      handle = await openDatabase(config.database);
+      const writers = Array.from({ length: 3 }, () =>
+        spawn(
+          process.execPath,
+          ['--conditions', '@mirror/source', '--import', 'tsx', writerScript, file, '40'],
+          { stdio: ['ignore', 'ignore', 'pipe'] },
+        ),
+      );
+      const results = await Promise.all(
+        writers.map(
+          (child) =>
+            new Promise<{ code: number | null; stderr: string }>((resolve) => {
+              let stderr = '';
+              child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+              child.on('exit', (code) => resolve({ code, stderr }));
+            }),
+        ),
+      );
+      expect(results).toEqual(results.map(() => ({ code: 0, stderr: '' })));
+      const { n } = await handle.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(n)).toBe(120);
+    },
+    60_000,
+  );
 
   it('round-trips timestamps as the same ISO strings on every dialect', async () => {
     const { db } = await open();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   PostgresDialect,
@@ -51,6 +52,22 @@ export async function openDatabase(config: Config['database']): Promise<Database
   }
 }
 
+/**
+ * SQLite transactions that take the write lock when they begin (`begin immediate`). Kysely begins
+ * deferred ones: a transaction that reads and then writes fails at once with SQLITE_BUSY when
+ * another process wrote in between (the busy timeout does not apply to that upgrade). Processes
+ * sharing one SQLite file (roles on one machine) then wait for each other instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver() {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 function openSqlite(file: string): DatabaseHandle {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -58,7 +75,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   return {
     db,
     dialect: 'sqlite',
@@ -97,6 +114,10 @@ async function openPostgres(
     types,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A connection lost while idle is dropped by the pool (the next query opens another); one lost
+  // while in use fails its query (answered 503). Without listeners either would crash the process.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import type { TestApp } from '../test/test-app.js';
+import type { TestApp } from './test-app.js';
 
 /** The subset of JSON Schema the OpenAPI document uses for bodies, params and queries. */
 export interface JsonSchema {

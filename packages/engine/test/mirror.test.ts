@@ -295,13 +295,33 @@ describe('mirror: limits, politeness and failures', () => {
       },
     };
     await expect(
-      mirror({ url: origin.origin, store: filling, allowPrivateNetworks: true, render: 'never' }),
+      mirror({ url: origin.origin, store: filling, allowPrivateNetworks: true }),
     ).rejects.toMatchObject({
       name: 'MirrorError',
       code: 'storage',
       message: 'The copy could not be stored: ENOSPC: no space left on device, write',
     });
   });
+
+  it('ends a cancelled run promptly, also while a page waits for its scripts to be fetched', async () => {
+    const { origin } = await startSite();
+    const memory = createMemoryBlobStore();
+    const cancel = new AbortController();
+    let puts = 0;
+    const store = {
+      ...memory,
+      put(body: AsyncIterable<Uint8Array>) {
+        // Right after the first page: its scripts are queued, not fetched yet.
+        if (++puts === 4) cancel.abort(new Error('shutting down'));
+        return memory.put(body);
+      },
+    };
+    const started = Date.now();
+    await expect(
+      mirror({ url: origin.origin, store, allowPrivateNetworks: true, signal: cancel.signal }),
+    ).rejects.toMatchObject({ code: 'aborted' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
 
   it('fails clearly when nothing can be fetched', async () => {
     const broken = await serveFixture(null, { '/': (_req, res) => void res.writeHead(500).end() });

@@ -141,25 +141,6 @@ function categorize(err: unknown): FailureReason {
   }
 }
 
-/** `promise`, or a rejection as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err as Error);
-      },
-    );
-  });
-}
-
 function retryAfterMs(headers: Record<string, string>, fallback: number): number {
   const value = headers['retry-after'];
   if (!value) return fallback;
@@ -407,6 +388,7 @@ class Crawler {
   private samplesDone = 0;
   /** Tasks waiting for a URL to be fetched or to fail (sampling reads a page's scripts). */
   private readonly settledWaiters = new Map<string, (() => void)[]>();
+  private releasesWaitersOnAbort = false;
   private readonly scriptVerdicts = new Map<string, Promise<boolean>>();
   private rendered = 0;
 
@@ -571,9 +553,23 @@ class Crawler {
   }
 
   /** Resolves once `url` has an entry or a failure; at once when it was never queued. */
+  private settleAll(): void {
+    for (const url of [...this.settledWaiters.keys()]) this.settle(url);
+  }
+
   private whenSettled(url: string): Promise<void> {
-    if (this.entries.has(url) || !this.seen.has(url) || this.failures.some((f) => f.url === url))
+    if (
+      this.signal.aborted ||
+      this.entries.has(url) ||
+      !this.seen.has(url) ||
+      this.failures.some((f) => f.url === url)
+    )
       return Promise.resolve();
+    if (!this.releasesWaitersOnAbort) {
+      // A cancelled run fetches nothing more: whoever waits for a file goes on without it.
+      this.releasesWaitersOnAbort = true;
+      this.signal.addEventListener('abort', () => this.settleAll(), { once: true });
+    }
     return new Promise((resolve) => {
       const waiters = this.settledWaiters.get(url) ?? [];
       waiters.push(resolve);
@@ -926,6 +922,8 @@ class Crawler {
         }
       }
     }
+    // A cancelled run starts no more renders (one under way ends within its time limit).
+    if (this.signal.aborted) return;
     const result = await this.render(task.url.href);
     if (!result) return;
     if (sampling) {
@@ -1004,8 +1002,7 @@ class Crawler {
           };
         },
       });
-      // A cancelled run does not wait for Chromium: closing the renderer ends the page.
-      return await untilAborted(this.renderer.render(url), this.signal);
+      return await this.renderer.render(url);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (/executable|launch|browserType/i.test(message)) {

@@ -193,13 +193,6 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         return;
       }
       await writes;
-      let pages = 0;
-      let bytes = 0;
-      for (const entry of manifest.entries) {
-        if (entry.kind === 'page') pages += 1;
-        bytes += entry.size;
-      }
-      deps.onMirrored?.({ pages, bytes });
 
       let manifestHash: string;
       try {
@@ -237,6 +230,13 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           .execute();
       });
       deps.onPublished(siteId);
+      let pages = 0;
+      let bytes = 0;
+      for (const entry of manifest.entries) {
+        if (entry.kind === 'page') pages += 1;
+        bytes += entry.size;
+      }
+      deps.onMirrored?.({ pages, bytes });
       await deps.onVersionReady?.(siteId, versionId);
       if (followUp) await deps.startFollowUp!(siteId, followUp.id);
     },

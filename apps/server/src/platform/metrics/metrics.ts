@@ -22,6 +22,9 @@ export interface Metrics {
   render(): Promise<{ contentType: string; body: string }>;
 }
 
+/** How long a scrape waits for the queue's counts. */
+const JOBS_WAIT_MS = 1_000;
+
 export function createMetrics(role: string): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ role });
@@ -60,7 +63,14 @@ export function createMetrics(role: string): Metrics {
     registers: [registry],
     async collect() {
       if (!watchedJobs) return;
-      const counts = await watchedJobs.counts();
+      // The queue's backend may be down or waiting to reconnect (that is what /api/ready reports):
+      // the other metrics are still served in time, with these left at their last reading.
+      let timer: NodeJS.Timeout | undefined;
+      const counts = await Promise.race([
+        watchedJobs.counts().catch(() => null),
+        new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), JOBS_WAIT_MS))),
+      ]).finally(() => clearTimeout(timer));
+      if (!counts) return;
       for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
     },
   });

@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
-import { fromSite, pollToEnd, SERVICE_ENV, signUp } from '../test/api-helpers.js';
+import { fromSite, mirrorSite, SERVICE_ENV, signUp } from '../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 /**
@@ -236,15 +236,9 @@ describe('tenant hosts', () => {
       'content-security-policy'
     ] as string;
     const owner = await signUp(t, 'pro');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/domains/clone',
-      headers: owner.headers,
-      payload: { sourceUrl: fixture.url },
-    });
-    expect(res.statusCode).toBe(201);
-    previewUrl = res.json().previewUrl;
-    expect((await pollToEnd(t, res.json().id, owner.headers)).at(-1)!.status).toBe('completed');
+    const mirrored = await mirrorSite(t, fixture.url, owner.headers);
+    previewUrl = mirrored.previewUrl;
+    expect(mirrored.readings.at(-1)!.status).toBe('completed');
 
     // An active parked domain with a contact form.
     dns.set('quiet-park.test', { SOA: true });

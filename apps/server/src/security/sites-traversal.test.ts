@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
-import { pollToEnd, SERVICE_ENV, signUp } from '../test/api-helpers.js';
+import { mirrorSite, SERVICE_ENV, signUp } from '../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { rawRequest, type RawAnswer } from '../test/hostile-helpers.js';
 
@@ -113,16 +113,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(t.config.dataDir, 'hostile-secret.txt'), SECRET);
 
   const owner = await signUp(t);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/domains/clone',
-    headers: owner.headers,
-    payload: { sourceUrl: site.url },
-  });
-  expect(res.statusCode).toBe(201);
-  const readings = await pollToEnd(t, res.json().id as string, owner.headers);
-  expect(readings[readings.length - 1]!.status).toBe('completed');
-  siteHost = new URL(res.json().previewUrl as string).hostname;
+  const mirrored = await mirrorSite(t, site.url, owner.headers);
+  expect(mirrored.readings.at(-1)!.status).toBe('completed');
+  siteHost = new URL(mirrored.previewUrl).hostname;
 
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   port = (t.app.server.address() as AddressInfo).port;

@@ -66,6 +66,28 @@ export async function pollToEnd(
   return readings;
 }
 
+/**
+ * Mirrors `sourceUrl` through the API (a new site for the caller, or a demo without a token) and
+ * polls until the run ends, like the web app.
+ */
+export async function mirrorSite(
+  t: TestApp,
+  sourceUrl: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/domains/clone',
+    payload: { sourceUrl, ...extra },
+    headers,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const record = res.json() as { id: string; previewUrl: string };
+  const readings = await pollToEnd(t, record.id, headers);
+  return { ...record, readings };
+}
+
 /** A request to a hosted site, by the host of its address. */
 export function fromSite(t: TestApp, siteUrl: string, pathname = '/') {
   return t.app.inject({ url: pathname, headers: { host: new URL(siteUrl).host } });

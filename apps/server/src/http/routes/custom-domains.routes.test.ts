@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type TestDnsServer } from '../../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
-import { fromSite, pollToEnd, SERVICE_ENV, signUp, type SignedUp } from '../../test/api-helpers.js';
+import {
+  fromSite,
+  mirrorSite,
+  SERVICE_ENV,
+  type SignedUp,
+  signUp,
+} from '../../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const EDGE = 'edge.mirror.test';
@@ -36,16 +42,8 @@ afterAll(async () => {
 /** A paid user with one mirrored site. */
 async function ownerWithSite(plan: 'pro' | 'agency' = 'pro') {
   const owner = await signUp(t, plan);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/domains/clone',
-    payload: { sourceUrl: fixture.url },
-    headers: owner.headers,
-  });
-  expect(res.statusCode).toBe(201);
-  const site = res.json() as { id: string; previewUrl: string };
-  const readings = await pollToEnd(t, site.id, owner.headers);
-  expect(readings.at(-1)!.status).toBe('completed');
+  const site = await mirrorSite(t, fixture.url, owner.headers);
+  expect(site.readings.at(-1)!.status).toBe('completed');
   return { owner, site };
 }
 

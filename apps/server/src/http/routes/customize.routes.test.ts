@@ -5,7 +5,7 @@ import { readBlob } from '@mirror/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { startOpenAiServer, type ScriptedAnswer } from '../../test/openai-server.js';
-import { fromSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import { fromSite, mirrorSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -29,19 +29,6 @@ async function setup(options: { model?: ScriptedAnswer[] } = {}) {
   const t = await createTestApp(env);
   cleanups.push(() => t.close());
   return { site, t, ai };
-}
-
-async function mirrored(t: TestApp, url: string, headers: Record<string, string>, extra = {}) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/domains/clone',
-    payload: { sourceUrl: url, ...extra },
-    headers,
-  });
-  expect(res.statusCode).toBe(201);
-  const record = res.json() as { id: string; previewUrl: string };
-  const readings = await pollToEnd(t, record.id, headers);
-  return { ...record, readings };
 }
 
 interface Version {
@@ -91,7 +78,7 @@ describe('AI customization of mirrored sites', () => {
   it('applies aiInstructions given at clone time, so the served page shows the change', async () => {
     const { site, t } = await setup();
     const pro = await signUp(t, 'pro');
-    const { id, previewUrl, readings } = await mirrored(t, site.url, pro.headers, {
+    const { id, previewUrl, readings } = await mirrorSite(t, site.url, pro.headers, {
       aiInstructions: "Replace 'Version' with 'Edition'. Set the title to 'Globex'.",
     });
     const last = readings[readings.length - 1]!;
@@ -119,7 +106,7 @@ describe('AI customization of mirrored sites', () => {
   it('customizes the live version into a new one that shares unchanged files, and rolls back', async () => {
     const { site, t } = await setup();
     const free = await signUp(t);
-    const { id, previewUrl } = await mirrored(t, site.url, free.headers);
+    const { id, previewUrl } = await mirrorSite(t, site.url, free.headers);
     const res = await customize(t, id, free.headers, {
       instructions: "Replace 'Version' with 'Release'. Make it pop.",
       ops: [{ op: 'changeColor', from: 'rgb(40, 20, 20)', to: '#00aa77' }],
@@ -161,7 +148,7 @@ describe('AI customization of mirrored sites', () => {
   it('re-applies the edits of the live version when the site is mirrored again', async () => {
     const { site, t } = await setup();
     const owner = await signUp(t);
-    const { id, previewUrl } = await mirrored(t, site.url, owner.headers);
+    const { id, previewUrl } = await mirrorSite(t, site.url, owner.headers);
     await customize(t, id, owner.headers, { instructions: "replace 'Version' with 'Edition'" });
     expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
     await customize(t, id, owner.headers, { instructions: 'set the title to "Edited"' });
@@ -211,7 +198,7 @@ describe('AI customization of mirrored sites', () => {
   it('fails a run whose instructions mean nothing, leaving the live version as it was', async () => {
     const { site, t } = await setup();
     const owner = await signUp(t);
-    const { id, previewUrl } = await mirrored(t, site.url, owner.headers);
+    const { id, previewUrl } = await mirrorSite(t, site.url, owner.headers);
     expect(
       (await customize(t, id, owner.headers, { instructions: 'make it pop' })).statusCode,
     ).toBe(202);
@@ -237,7 +224,7 @@ describe('AI customization of mirrored sites', () => {
 
     const { site, t } = await setup();
     const owner = await signUp(t);
-    const { id, previewUrl } = await mirrored(t, site.url, owner.headers);
+    const { id, previewUrl } = await mirrorSite(t, site.url, owner.headers);
     await customize(t, id, owner.headers, {
       ops: [
         {
@@ -271,7 +258,7 @@ describe('AI customization of mirrored sites', () => {
     const { site, t } = await setup();
     const owner = await signUp(t);
     const other = await signUp(t, 'pro');
-    const { id } = await mirrored(t, site.url, owner.headers);
+    const { id } = await mirrorSite(t, site.url, owner.headers);
     const versions = await versionsOf(t, id, owner.headers);
     expect((await customize(t, id, other.headers, { instructions: "title: 'x'" })).statusCode).toBe(
       404,
@@ -320,7 +307,7 @@ describe('AI rewrite (idea mode)', () => {
       amount: 200,
       currency: 'usd',
     });
-    const { id, previewUrl } = await mirrored(t, site.url, free.headers);
+    const { id, previewUrl } = await mirrorSite(t, site.url, free.headers);
     const payload = {
       sourceUrl: site.url,
       originalIdea: 'A cosy neighbourhood bakery. Fresh bread every morning.',
@@ -391,7 +378,7 @@ describe('AI rewrite (idea mode)', () => {
     });
     const { site, t, ai } = await setup({ model: [{ content: plan }] });
     const pro = await signUp(t, 'pro');
-    const { id, previewUrl } = await mirrored(t, site.url, pro.headers);
+    const { id, previewUrl } = await mirrorSite(t, site.url, pro.headers);
     const rewrite = () =>
       t.app.inject({
         method: 'POST',
@@ -505,7 +492,7 @@ describe('AI rewrite (idea mode)', () => {
   it('fails the run with a clear message when the model answers nonsense, and serves what it served', async () => {
     const { site, t, ai } = await setup({ model: [{ content: 'Sure! Here is your plan.' }] });
     const pro = await signUp(t, 'pro');
-    const { id, previewUrl } = await mirrored(t, site.url, pro.headers);
+    const { id, previewUrl } = await mirrorSite(t, site.url, pro.headers);
     expect(
       (await customize(t, id, pro.headers, { instructions: 'make it feel like spring' }))
         .statusCode,

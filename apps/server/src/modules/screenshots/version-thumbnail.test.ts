@@ -9,7 +9,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import { closeTo, jpegSize, pixelAt } from '../../test/screenshot-fixtures.js';
-import { pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import { mirrorSite, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { createTestApp, waitFor } from '../../test/test-app.js';
 import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -144,14 +144,8 @@ describe('thumbnails of completed versions', () => {
     const t = await createTestApp({ ...SERVICE_ENV, VERSION_THUMBNAILS: 'true' });
     cleanups.push(() => t.close());
     const owner = await signUp(t);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/domains/clone',
-      headers: owner.headers,
-      payload: { sourceUrl: site.url },
-    });
-    const { id } = res.json() as { id: string };
-    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    const { id, readings } = await mirrorSite(t, site.url, owner.headers);
+    expect(readings.at(-1)!.status).toBe('completed');
 
     const thumbnailUrl = await waitFor(async () => {
       const list = await t.app.inject({ url: '/api/domains/clones', headers: owner.headers });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { readBlob } from '@mirror/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import { fromSite, mirrorSite, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { startS3Server } from '../../test/s3-server.js';
 import { createTestApp } from '../../test/test-app.js';
@@ -82,14 +82,8 @@ describe('S3 blob store', () => {
     });
     cleanups.push(() => t.close());
     const owner = await signUp(t);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/domains/clone',
-      headers: owner.headers,
-      payload: { sourceUrl: site.url },
-    });
-    const { id, previewUrl } = res.json() as { id: string; previewUrl: string };
-    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    const { id, previewUrl, readings } = await mirrorSite(t, site.url, owner.headers);
+    expect(readings.at(-1)!.status).toBe('completed');
     const page = await fromSite(t, previewUrl);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>Fix');

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import { mirrorSite, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { createTestApp, waitFor } from '../../test/test-app.js';
 import { createBullmqJobQueue } from './bullmq-job-queue.js';
@@ -195,14 +195,8 @@ describe.skipIf(!redisUrl)('BullMQ job queue', () => {
     const t = await createTestApp({ ...SERVICE_ENV, REDIS_URL: redisUrl! });
     cleanups.push(() => t.close());
     const owner = await signUp(t);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/domains/clone',
-      headers: owner.headers,
-      payload: { sourceUrl: site.url },
-    });
-    const { id } = res.json() as { id: string };
-    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    const { readings } = await mirrorSite(t, site.url, owner.headers);
+    expect(readings.at(-1)!.status).toBe('completed');
     // The job never touched the database's own queue table.
     const local = await t.app.database.db.selectFrom('jobs').select('id').execute();
     expect(local).toEqual([]);

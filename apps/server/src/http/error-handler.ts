@@ -65,15 +65,20 @@ const PG_CONNECTION_MESSAGES =
 export const UNSTORABLE_TEXT_MESSAGE =
   'The request contains characters that cannot be stored (such as a NUL byte).';
 
+/** The `code` an error carries (Fastify's, Node's, a database driver's SQLSTATE), or ''. */
+function codeOf(error: Error): string {
+  return 'code' in error ? String(error.code) : '';
+}
+
 /** PostgreSQL's character_not_in_repertoire and untranslatable_character. */
 function isUnstorableText(error: Error): boolean {
-  const code = 'code' in error ? String(error.code) : '';
+  const code = codeOf(error);
   return code === '22021' || code === '22P05';
 }
 
 /** True when the database could not be reached or was busy: nothing is wrong with the request. */
 export function isServiceUnreachable(error: Error): boolean {
-  const code = 'code' in error ? String(error.code) : '';
+  const code = codeOf(error);
   return (
     CONNECTION_ERROR_CODES.has(code) ||
     DB_UNAVAILABLE_CODES.test(code) ||
@@ -95,7 +100,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status =
       'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status < 500) {
-      const code = 'code' in error ? String(error.code) : '';
+      const code = codeOf(error);
       const message =
         CLIENT_ERROR_MESSAGES[code] ??
         (code.startsWith('FST_') || error.name === 'SyntaxError'

@@ -1,5 +1,6 @@
 import { HealthResponse, ReadyResponse } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PROBE_MESSAGES } from '../../platform/ops/probes.js';
 import { serviceUnavailable, unauthorized } from '../app-error.js';
 
 /** Liveness and readiness, as the worker and sites roles answer them too (`platform/ops/probes`). */
@@ -18,7 +19,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.probes.health();
       } catch (err) {
         request.log.error({ err }, 'database ping failed');
-        throw serviceUnavailable('Database unavailable.');
+        throw serviceUnavailable(PROBE_MESSAGES.databaseUnavailable);
       }
       return { status: 'ok' as const };
     },
@@ -48,7 +49,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 export const metricsRoute: FastifyPluginAsyncZod = async (app) => {
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!app.probes.mayReadMetrics(request.headers.authorization)) {
-      throw unauthorized('A valid metrics token is required.');
+      throw unauthorized(PROBE_MESSAGES.metricsToken);
     }
     const { contentType, body } = await app.metrics.render();
     return reply.type(contentType).header('cache-control', 'no-store').send(body);

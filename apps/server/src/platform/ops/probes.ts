@@ -20,6 +20,12 @@ export interface Probes {
   mayReadMetrics(authorization: string | undefined): boolean;
 }
 
+/** What the probes answer when they refuse, in every role (the API's routes say the same). */
+export const PROBE_MESSAGES = {
+  databaseUnavailable: 'Database unavailable.',
+  metricsToken: 'A valid metrics token is required.',
+} as const;
+
 const CHECK_TIMEOUT_MS = 2_000;
 /** A hash no blob has: asking for it proves the store answers, without writing anything. */
 const PROBE_HASH = '0'.repeat(64);
@@ -101,7 +107,7 @@ export function answerProbe(
       () => sendJson(res, 200, { status: 'ok' }),
       (err: unknown) => {
         platform.log.error({ err }, 'database ping failed');
-        sendJson(res, 503, { message: 'Database unavailable.' });
+        sendJson(res, 503, { message: PROBE_MESSAGES.databaseUnavailable });
       },
     );
     return true;
@@ -114,7 +120,7 @@ export function answerProbe(
   }
   if (path === '/metrics') {
     if (!probes.mayReadMetrics(req.headers.authorization)) {
-      sendJson(res, 401, { message: 'A valid metrics token is required.' });
+      sendJson(res, 401, { message: PROBE_MESSAGES.metricsToken });
       return true;
     }
     platform.metrics.render().then(

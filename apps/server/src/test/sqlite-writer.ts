@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../platform/db/database.js';
+import { newUserRow } from './user-row.js';
 
 const [file, count] = process.argv.slice(2);
 const handle = await openDatabase({ kind: 'sqlite', file: file! });
@@ -14,20 +15,9 @@ try {
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      const now = new Date().toISOString();
       await trx
         .insertInto('users')
-        .values({
-          id: randomUUID(),
-          name: `writer ${process.pid} #${n}`,
-          email: `${randomUUID()}@example.com`,
-          password_hash: 'x',
-          role: 'user',
-          plan: 'free',
-          locale: null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(newUserRow(`${randomUUID()}@example.com`, `writer ${process.pid} #${n}`))
         .execute();
     });
   }

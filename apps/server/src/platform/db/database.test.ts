@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newUserRow } from '../../test/user-row.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestConfig, dropTestStorage } from '../../test/test-app.js';
 import type { Config } from '../../config/env.js';
@@ -26,21 +27,6 @@ async function open(): Promise<DatabaseHandle> {
   return handle;
 }
 
-function newUser(email: string) {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    name: 'Ada Lovelace',
-    email,
-    password_hash: 'x',
-    role: 'user' as const,
-    plan: 'free' as const,
-    locale: null,
-    created_at: now,
-    updated_at: now,
-  };
-}
-
 describe('database', () => {
   it('migrates once and is a no-op the second time', async () => {
     const { db } = await open();
@@ -56,7 +42,7 @@ describe('database', () => {
     );
     try {
       // One of them wrote a user; every handle sees the same, fully migrated schema.
-      await opened[0]!.db.insertInto('users').values(newUser('ada@example.com')).execute();
+      await opened[0]!.db.insertInto('users').values(newUserRow('ada@example.com')).execute();
       for (const other of opened) {
         expect(await other.db.selectFrom('users').select('email').execute()).toEqual([
           { email: 'ada@example.com' },
@@ -102,7 +88,7 @@ describe('database', () => {
 
   it('round-trips timestamps as the same ISO strings on every dialect', async () => {
     const { db } = await open();
-    const user = newUser('ada@example.com');
+    const user = newUserRow('ada@example.com');
     user.created_at = '2026-01-02T03:04:05.678Z';
     await db.insertInto('users').values(user).execute();
     const row = await db
@@ -121,23 +107,23 @@ describe('database', () => {
 
   it('refuses a second account with the same email', async () => {
     const { db } = await open();
-    await db.insertInto('users').values(newUser('ada@example.com')).execute();
+    await db.insertInto('users').values(newUserRow('ada@example.com')).execute();
     await expect(
-      db.insertInto('users').values(newUser('ada@example.com')).execute(),
+      db.insertInto('users').values(newUserRow('ada@example.com')).execute(),
     ).rejects.toThrow();
   });
 
   it('refuses values outside the role and plan sets', async () => {
     const { db } = await open();
-    const bad = { ...newUser('eve@example.com'), plan: 'platinum' } as unknown as ReturnType<
-      typeof newUser
+    const bad = { ...newUserRow('eve@example.com'), plan: 'platinum' } as unknown as ReturnType<
+      typeof newUserRow
     >;
     await expect(db.insertInto('users').values(bad).execute()).rejects.toThrow();
   });
 
   it('deletes sessions with their user', async () => {
     const { db } = await open();
-    const user = newUser('ada@example.com');
+    const user = newUserRow('ada@example.com');
     await db.insertInto('users').values(user).execute();
     const now = new Date().toISOString();
     await db

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
+import { newUserRow } from '../../test/user-row.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../config/env.js';
 import { createTestConfig, dropTestStorage, testDatabaseUrl } from '../../test/test-app.js';
@@ -33,21 +33,6 @@ function runBackup(args: string[], env: Record<string, string>): Promise<Run> {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-function newUser(email: string) {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    name: 'Ada Lovelace',
-    email,
-    password_hash: 'x',
-    role: 'user' as const,
-    plan: 'free' as const,
-    locale: null,
-    created_at: now,
-    updated_at: now,
-  };
 }
 
 let handle: DatabaseHandle | undefined;
@@ -79,11 +64,13 @@ describe('db:backup on SQLite', () => {
   it('copies a database that is being written to into a verified file with every committed row', async () => {
     const { handle, config } = await openSqlite();
     const { db } = handle;
-    await db.insertInto('users').values(newUser('ada@example.com')).execute();
+    await db.insertInto('users').values(newUserRow('ada@example.com')).execute();
     // Enough pages that the copy is more than a header.
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < 20; i++) {
-        const rows = Array.from({ length: 100 }, (_, j) => newUser(`seed-${i}-${j}@example.com`));
+        const rows = Array.from({ length: 100 }, (_, j) =>
+          newUserRow(`seed-${i}-${j}@example.com`),
+        );
         await trx.insertInto('users').values(rows).execute();
       }
     });
@@ -95,7 +82,7 @@ describe('db:backup on SQLite', () => {
       while (!stop) {
         await db
           .insertInto('users')
-          .values(newUser(`writer-${written + 1}@example.com`))
+          .values(newUserRow(`writer-${written + 1}@example.com`))
           .execute();
         written++;
         await new Promise((resolve) => setTimeout(resolve, 1));
@@ -223,7 +210,7 @@ describe('db:backup on PostgreSQL', () => {
       config = createTestConfig();
       expect(config.database.kind).toBe('postgres');
       handle = await openDatabase(config.database);
-      await handle.db.insertInto('users').values(newUser('grace@example.com')).execute();
+      await handle.db.insertInto('users').values(newUserRow('grace@example.com')).execute();
       const database = config.database as Extract<Config['database'], { kind: 'postgres' }>;
       const out = path.join(tempDir(), 'mirror.dump');
 

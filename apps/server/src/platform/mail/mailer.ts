@@ -38,11 +38,12 @@ export function createMailer(config: Config['mail'], log: FastifyBaseLogger): Ma
     async send(message) {
       const info = await transport.sendMail({ from: config.from, ...message });
       await fs.mkdir(config.outboxDir, { recursive: true });
-      const file = path.join(
-        config.outboxDir,
-        `${Date.now()}-${info.messageId.replace(/[^A-Za-z0-9]/g, '')}.eml`,
-      );
-      await fs.writeFile(file, info.message as Buffer);
+      const name = `${Date.now()}-${info.messageId.replace(/[^A-Za-z0-9]/g, '')}.eml`;
+      const file = path.join(config.outboxDir, name);
+      // Written beside the outbox, then moved in: whoever reads the outbox never sees half a mail.
+      const partial = `${config.outboxDir}.partial-${name}`;
+      await fs.writeFile(partial, info.message as Buffer);
+      await fs.rename(partial, file);
       log.info({ file, subject: message.subject }, 'mail written to the outbox (no SMTP_URL set)');
     },
   };

@@ -1,13 +1,18 @@
 /**
  * Errors of the network layer. Every error carries a `code` the crawler can map to a
- * FailureReason: EREFUSEDADDRESS → refused-address, ETIMEDOUT → timeout, ETOOLARGE → too-large,
- * EREDIRECTLOOP / EBADSCHEME → invalid, anything else (ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET, …)
- * → network.
+ * FailureReason: EREFUSEDADDRESS → refused-address, ETIMEDOUT / ETOOSLOW → timeout, ETOOLARGE →
+ * too-large, EREDIRECTLOOP / EBADSCHEME → invalid, anything else (EBADRESPONSE, ECONNREFUSED,
+ * ENOTFOUND, UND_ERR_SOCKET, …) → network.
  */
 
 export type NetErrorCode =
   | 'EREFUSEDADDRESS'
   | 'ETIMEDOUT'
+  /**
+   * The server took longer than the request's deadline (maxRequestMs), or sent its body slower
+   * than the minimum speed: "<url> sent too slowly: N bytes in M s (…)".
+   */
+  | 'ETOOSLOW'
   | 'ETOOLARGE'
   | 'EREDIRECTLOOP'
   | 'EBADSCHEME'
@@ -15,6 +20,11 @@ export type NetErrorCode =
   | 'EINVALIDURL'
   /** HttpResponse.body iterated a second time. */
   | 'EBODYUSED'
+  /**
+   * The answer is not HTTP the client can read (bad status line, chunk size or header block,
+   * headers too large), was cut short of its declared length, or does not decode (bad gzip).
+   */
+  | 'EBADRESPONSE'
   // Network codes passed through from Node and undici (ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET…).
   | (string & {});
 

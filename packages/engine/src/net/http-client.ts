@@ -1,7 +1,8 @@
 /**
  * The engine's HTTP client: undici with keep-alive and HTTP/2 (when the server offers it through
  * ALPN), every connection guarded by the address policy, redirects followed by hand so each hop is
- * re-checked, bodies streamed (never buffered), decoded and capped.
+ * re-checked, bodies streamed (never buffered), decoded and capped, every request bounded in time
+ * (request-clock.ts), and no server able to crash the process (paused-parser-guard.ts).
  */
 import { isIP } from 'node:net';
 import { Readable, pipeline } from 'node:stream';
@@ -9,6 +10,8 @@ import zlib from 'node:zlib';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { parseHostAsIp } from './address-policy.js';
 import { NetError, RefusedAddressError } from './errors.js';
+import { guardPausedParser } from './paused-parser-guard.js';
+import { RequestClock, type SpeedRule } from './request-clock.js';
 import {
   assertHttpScheme,
   createAddressCheck,
@@ -20,6 +23,20 @@ export interface HttpClientOptions extends SafeLookupOptions {
   userAgent?: string;
   /** Connect, response-headers and body-idle timeout (each, not in total). Default 30 s. */
   timeoutMs?: number;
+  /**
+   * Longest a request may take in total, from sending it to the last body byte, redirects
+   * included; past it the request fails with ETOOSLOW (and an unread body is released).
+   * Default 120 s; Infinity turns it off.
+   */
+  maxRequestMs?: number;
+  /**
+   * Slowest average body speed accepted, in bytes per second of waiting for the server, once the
+   * client has waited `minSpeedAfterMs` for the body; slower fails with ETOOSLOW. Default 1024;
+   * 0 turns the rule off.
+   */
+  minBytesPerSecond?: number;
+  /** Default 15 s. */
+  minSpeedAfterMs?: number;
   /** Open connections per origin. Default 6. */
   connectionsPerHost?: number;
   /** Redirects followed before EREDIRECTLOOP. Default 10. */
@@ -38,8 +55,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Decoded body bytes allowed; more aborts the body with ETOOLARGE. */
   maxBytes?: number;
+  /** Overrides the client's maxRequestMs for this request. */
+  maxRequestMs?: number;
   /** Default true. With false a 3xx is returned as is (the mirror keeps redirects as redirects). */
   followRedirects?: boolean;
+  /**
+   * Request body (a page's POST, replayed by the render tier). Dropped, with the method turned to
+   * GET, when a redirect says so (303, or 301/302 after a POST), as browsers do.
+   */
+  body?: Uint8Array | string;
 }
 
 export interface RedirectHop {
@@ -58,9 +82,16 @@ export interface HttpResponse {
    */
   headers: Record<string, string>;
   redirects: RedirectHop[];
-  /** The body, decoded, streamed; can be iterated once. Errors carry a NetError code. */
+  /**
+   * The body, decoded, streamed; can be iterated once. Errors carry a NetError code. Stopping
+   * early (break, throw) releases the connection.
+   */
   body: AsyncIterable<Uint8Array>;
-  /** Releases the body without reading it (lets the connection be reused when small). */
+  /**
+   * Releases the body, read or not, partly read or not (lets the connection be reused when what
+   * is left is small and already there). A body neither read to the end nor discarded holds its
+   * connection until the request's deadline (maxRequestMs).
+   */
   discard(): Promise<void>;
 }
 
@@ -78,6 +109,19 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'ETIMEDOUT',
 ]);
+/** The server's answer is not HTTP we can read, or was cut short of its declared end. */
+const BAD_RESPONSE_CODES = new Set([
+  'UND_ERR_HEADERS_OVERFLOW',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_EXCEEDED_MAX_SIZE',
+]);
+/**
+ * An unwanted body (redirect, discard) is read rather than destroyed only when it is small and
+ * arrives promptly: reading keeps the connection for the next request, but a big or slow body is
+ * cheaper to drop with its connection than to wait for.
+ */
+const RELEASE_LIMIT = 64 * 1024;
+const RELEASE_GRACE_MS = 1_000;
 
 type Encoding = 'gzip' | 'deflate' | 'br';
 
@@ -105,7 +149,14 @@ export function createSafeConnector(
       callback(error as Error, null);
       return;
     }
-    connect(connectOptions, callback);
+    connect(connectOptions, (...args) => {
+      const [, socket] = args;
+      // Before undici sees the socket: its HTTP/1 listeners must only ever see the guarded events.
+      if (socket != null && (socket as { alpnProtocol?: unknown }).alpnProtocol !== 'h2') {
+        guardPausedParser(socket);
+      }
+      callback(...args);
+    });
   };
 }
 
@@ -204,6 +255,19 @@ function mapError(error: unknown, url: string): unknown {
         cause: error,
       });
     }
+    // llhttp's codes (HPE_INVALID_CHUNK_SIZE, …; none at all for some) and zlib's name the
+    // detail, not the kind of failure, and change with their versions: one stable code, the
+    // detail in the message.
+    if (
+      error.name === 'HTTPParserError' ||
+      (typeof code === 'string' &&
+        (code.startsWith('HPE_') || BAD_RESPONSE_CODES.has(code) || isDecodeError(error)))
+    ) {
+      return new NetError('EBADRESPONSE', `Bad response from ${url}: ${error.message}`, {
+        url,
+        cause: error,
+      });
+    }
     if (typeof code === 'string' && code !== 'UND_ERR_ABORTED' && error.name !== 'AbortError') {
       return new NetError(code, `${error.message} (${url})`, { url, cause: error });
     }
@@ -224,9 +288,34 @@ function tooLarge(url: string, maxBytes: number): NetError {
   return new NetError('ETOOLARGE', `Response body of ${url} exceeds ${maxBytes} bytes`, { url });
 }
 
+/** zlib's and brotli's errors carry an errno; the codes are Z_… and ERR__… (brotli's). */
+function isDecodeError(error: Error): boolean {
+  const code = String((error as { code?: unknown }).code);
+  return typeof (error as { errno?: unknown }).errno === 'number' && /^(Z_|ERR__)/.test(code);
+}
+
+type Body = Dispatcher.ResponseData['body'];
+
+/** Frees a body we do not want; see RELEASE_LIMIT. Resolves once the body is closed. */
+async function release(body: Body): Promise<void> {
+  const timer = setTimeout(() => body.destroy(), RELEASE_GRACE_MS);
+  try {
+    await body.dump({ limit: RELEASE_LIMIT });
+  } catch {
+    // Already failed or destroyed: released all the same.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxRedirects = options.maxRedirects ?? 10;
+  const maxRequestMs = options.maxRequestMs ?? 120_000;
+  const speed: SpeedRule = {
+    minBytesPerSecond: options.minBytesPerSecond ?? 1024,
+    afterMs: options.minSpeedAfterMs ?? 15_000,
+  };
   const check = createAddressCheck(options);
   const agent = new Agent({
     connect: createSafeConnector({ ...options, timeoutMs }),
@@ -258,7 +347,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     url: URL,
     method: string,
     headers: Record<string, string>,
-    signal: AbortSignal | undefined,
+    signal: AbortSignal,
+    body: Uint8Array | string | undefined,
   ): Promise<Dispatcher.ResponseData> {
     try {
       return await agent.request({
@@ -266,7 +356,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         path: `${url.pathname}${url.search}`,
         method: method as Dispatcher.HttpMethod,
         headers,
-        signal: signal ?? null,
+        body: body ?? null,
+        signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
@@ -275,23 +366,34 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
   }
 
-  function respond(
+  /**
+   * The final response. Its raw body is consumed, released or destroyed on every path: read to
+   * its end, dropped by an early stop or a failure of the reader, discarded, or destroyed by the
+   * request's deadline.
+   */
+  async function respond(
     url: URL,
     method: string,
     res: Dispatcher.ResponseData,
     redirects: RedirectHop[],
     maxBytes: number | undefined,
-  ): HttpResponse {
+    clock: RequestClock,
+  ): Promise<HttpResponse> {
+    const raw = res.body;
     const headers = headerRecord(res.headers);
     const href = url.href;
     const hasBody = method !== 'HEAD' && res.statusCode !== 204 && res.statusCode !== 304;
     const declared = Number(headers['content-length']);
     if (hasBody && maxBytes !== undefined && Number.isFinite(declared) && declared > maxBytes) {
-      res.body.destroy();
+      raw.destroy();
       throw tooLarge(href, maxBytes);
     }
+    if (!hasBody) {
+      await release(raw);
+      await connectionReleased();
+    }
     const chain = hasBody ? decodingChain(headers['content-encoding']) : [];
-    let body: AsyncIterable<Uint8Array> = res.body;
+    let body: AsyncIterable<Uint8Array> = hasBody ? clock.meter(raw) : Readable.from([]);
     if (chain !== null && chain.length > 0) {
       for (const encoding of chain) body = decode(body, encoding);
       delete headers['content-encoding'];
@@ -310,6 +412,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         await connectionReleased();
       } catch (error) {
         throw mapError(error, href);
+      } finally {
+        // After an early stop, a failure, or a decoder done before its input, the rest of the
+        // body is not wanted: dropped with its connection. (A no-op on a body read to its end.)
+        raw.destroy();
       }
     }
     return {
@@ -326,18 +432,18 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       },
       async discard() {
         if (used) {
-          res.body.destroy();
+          raw.destroy();
           return;
         }
         used = true;
-        await res.body.dump().catch(() => {});
+        await release(raw);
         await connectionReleased();
       },
     };
   }
 
   async function request(input: string | URL, requestOptions: RequestOptions = {}) {
-    const { signal, maxBytes } = requestOptions;
+    const { maxBytes } = requestOptions;
     const follow = requestOptions.followRedirects ?? true;
     let url = toUrl(input);
     let method = (requestOptions.method ?? 'GET').toUpperCase();
@@ -349,39 +455,59 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       headers[name.toLowerCase()] = value;
     }
     const redirects: RedirectHop[] = [];
+    let body = requestOptions.body;
+    const clock = new RequestClock(
+      url.href,
+      requestOptions.maxRequestMs ?? maxRequestMs,
+      speed,
+      requestOptions.signal,
+    );
 
-    for (;;) {
-      preflight(url);
-      const res = await send(url, method, headers, signal);
-      const location = res.headers.location;
-      const target =
-        follow && REDIRECT_STATUSES.has(res.statusCode) && typeof location === 'string'
-          ? parseLocation(location, url)
-          : null;
-      if (target === null) return respond(url, method, res, redirects, maxBytes);
+    try {
+      for (;;) {
+        preflight(url);
+        clock.hop(url.href);
+        const res = await send(url, method, headers, clock.signal, body);
+        const location = res.headers.location;
+        const target =
+          follow && REDIRECT_STATUSES.has(res.statusCode) && typeof location === 'string'
+            ? parseLocation(location, url)
+            : null;
+        if (target === null) {
+          // The limits hold until the body is over, however it ends.
+          res.body.once('close', () => clock.stop());
+          return await respond(url, method, res, redirects, maxBytes, clock);
+        }
 
-      await res.body.dump().catch(() => {});
-      await connectionReleased();
-      target.hash = '';
-      if (redirects.length >= maxRedirects) {
-        throw new NetError(
-          'EREDIRECTLOOP',
-          `Too many redirects (more than ${maxRedirects}) from ${redirects[0]?.from ?? url.href}`,
-          { url: url.href },
-        );
+        await release(res.body);
+        clock.throwIfAborted();
+        await connectionReleased();
+        target.hash = '';
+        if (redirects.length >= maxRedirects) {
+          throw new NetError(
+            'EREDIRECTLOOP',
+            `Too many redirects (more than ${maxRedirects}) from ${redirects[0]?.from ?? url.href}`,
+            { url: url.href },
+          );
+        }
+        redirects.push({ from: url.href, to: target.href, status: res.statusCode });
+        if (
+          res.statusCode === 303
+            ? method !== 'HEAD'
+            : (res.statusCode === 301 || res.statusCode === 302) && method === 'POST'
+        ) {
+          method = 'GET';
+          body = undefined;
+          delete headers['content-type'];
+        }
+        if (target.origin !== url.origin) {
+          for (const name of CREDENTIAL_HEADERS) delete headers[name];
+        }
+        url = target;
       }
-      redirects.push({ from: url.href, to: target.href, status: res.statusCode });
-      if (
-        res.statusCode === 303
-          ? method !== 'HEAD'
-          : (res.statusCode === 301 || res.statusCode === 302) && method === 'POST'
-      ) {
-        method = 'GET';
-      }
-      if (target.origin !== url.origin) {
-        for (const name of CREDENTIAL_HEADERS) delete headers[name];
-      }
-      url = target;
+    } catch (error) {
+      clock.stop();
+      throw mapError(error, url.href);
     }
   }
 

@@ -21,7 +21,9 @@ export {
   createAddressCheck,
   createCheckedResolver,
   createSafeLookup,
+  resolverFromHosts,
   type AddressPolicyOptions,
+  type HostsTable,
   type Resolve,
   type SafeLookupOptions,
 } from './safe-lookup.js';

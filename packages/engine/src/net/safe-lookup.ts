@@ -31,6 +31,29 @@ export interface SafeLookupOptions extends AddressPolicyOptions {
 const systemResolve: Resolve = async (hostname) =>
   (await dns.lookup(hostname, { all: true })).map((entry) => entry.address);
 
+/**
+ * Names and their answers as plain data, for a resolver that must cross a process boundary (a
+ * mirror run in its own process). Each name maps to its answers in the order they are given out:
+ * the first lookup gets the first list, the next lookup the next, and the last list repeats — so
+ * `{ 'rebind.test': [['93.184.216.34'], ['127.0.0.1']] }` is a name that rebinds after one look.
+ * Names not listed are not found.
+ */
+export type HostsTable = Readonly<Record<string, readonly (readonly string[])[]>>;
+
+export function resolverFromHosts(hosts: HostsTable): Resolve {
+  const asked = new Map<string, number>();
+  return async (hostname) => {
+    const name = hostname.toLowerCase().replace(/\.$/, '');
+    const answers = hosts[name];
+    if (!answers || answers.length === 0) {
+      throw new NetError('ENOTFOUND', `No address found for ${hostname}`);
+    }
+    const turn = asked.get(name) ?? 0;
+    asked.set(name, turn + 1);
+    return [...answers[Math.min(turn, answers.length - 1)]!];
+  };
+}
+
 function allowedSet(options: AddressPolicyOptions): Set<string> {
   const set = new Set<string>();
   for (const address of options.allowAddresses ?? []) {

@@ -105,9 +105,11 @@ export function versionIdOfPreviewLabel(label: string): string | null {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Engine limits per plan (SPEC §9 leaves them open): pages, bytes, time per run. */
+/** Engine limits per plan (SPEC §9 leaves them open): pages, files, bytes, time per run. */
 export interface MirrorLimits {
   maxPages: number;
+  /** Files of every kind (pages, assets, redirects): bounds the copy's manifest. */
+  maxFiles: number;
   maxBytes: number;
   maxTimeMs: number;
   maxFileBytes: number;
@@ -117,16 +119,30 @@ const MiB = 1024 * 1024;
 
 export const DEMO_MIRROR_LIMITS: MirrorLimits = {
   maxPages: 10,
+  maxFiles: 2_000,
   maxBytes: 50 * MiB,
   maxTimeMs: 2 * 60_000,
   maxFileBytes: 10 * MiB,
 };
 
 export const PLAN_MIRROR_LIMITS: Readonly<Record<PlanId, MirrorLimits>> = {
-  free: { maxPages: 50, maxBytes: 200 * MiB, maxTimeMs: 5 * 60_000, maxFileBytes: 20 * MiB },
-  pro: { maxPages: 500, maxBytes: 2048 * MiB, maxTimeMs: 20 * 60_000, maxFileBytes: 100 * MiB },
+  free: {
+    maxPages: 50,
+    maxFiles: 5_000,
+    maxBytes: 200 * MiB,
+    maxTimeMs: 5 * 60_000,
+    maxFileBytes: 20 * MiB,
+  },
+  pro: {
+    maxPages: 500,
+    maxFiles: 50_000,
+    maxBytes: 2048 * MiB,
+    maxTimeMs: 20 * 60_000,
+    maxFileBytes: 100 * MiB,
+  },
   agency: {
     maxPages: 5000,
+    maxFiles: 200_000,
     maxBytes: 10240 * MiB,
     maxTimeMs: 60 * 60_000,
     maxFileBytes: 200 * MiB,

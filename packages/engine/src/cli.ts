@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { MirrorError, mirror } from './crawl/mirror.js';
 import { exportStatic } from './export/export-static.js';
 import { createFsBlobStore } from './storage/fs-blob-store.js';
-import type { Manifest, ProgressEvent, RenderMode } from './types.js';
+import { failedCount, type Manifest, type ProgressEvent, type RenderMode } from './types.js';
 
 const USAGE = `Usage: mirror <url> --out <dir> [options]
 
@@ -155,7 +155,7 @@ export async function main(
     const s = manifest.stats;
     out.write(
       `Mirrored ${s.pages} pages and ${s.assets} files (${formatBytes(s.bytes)}) in ${(s.durationMs / 1000).toFixed(1)} s` +
-        `${s.notModified ? `, ${s.notModified} unchanged` : ''}; ${manifest.failures.length} failed. Wrote ${written.files} files to ${values.out}\n`,
+        `${s.notModified ? `, ${s.notModified} unchanged` : ''}; ${failedCount(manifest)} failed. Wrote ${written.files} files to ${values.out}\n`,
     );
     printFailures(manifest, err);
     return 0;
@@ -188,13 +188,13 @@ async function readManifest(file: string): Promise<Manifest | undefined> {
 }
 
 function printFailures(manifest: Manifest, err: NodeJS.WritableStream): void {
-  if (manifest.failures.length === 0) return;
-  const byReason = new Map<string, number>();
-  for (const f of manifest.failures) byReason.set(f.reason, (byReason.get(f.reason) ?? 0) + 1);
-  err.write(`Failed: ${[...byReason].map(([r, n]) => `${n} ${r}`).join(', ')}\n`);
+  const total = failedCount(manifest);
+  if (total === 0) return;
+  const byReason = Object.entries(manifest.failureCounts ?? {});
+  err.write(`Failed: ${byReason.map(([r, n]) => `${n} ${r}`).join(', ')}\n`);
   for (const f of manifest.failures.slice(0, 20))
     err.write(`  ${f.reason.padEnd(15)} ${f.url} (${f.detail})\n`);
-  if (manifest.failures.length > 20) err.write(`  … and ${manifest.failures.length - 20} more\n`);
+  if (total > 20) err.write(`  … and ${total - 20} more\n`);
 }
 
 function formatBytes(n: number): string {

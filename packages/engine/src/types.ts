@@ -64,7 +64,13 @@ export interface Manifest {
   entryPath: string;
   createdAt: string;
   entries: ManifestEntry[];
+  /**
+   * Failed URLs with their details: all of them for an ordinary run, a sample (the first 50 of
+   * each reason) for a site that fails by the thousand. `failureCounts` has every failure.
+   */
   failures: FailedUrl[];
+  /** Every failure, counted by reason (absent in manifests written before it existed). */
+  failureCounts?: Partial<Record<FailureReason, number>>;
   /** Things the user should know that are not failures of a URL (e.g. rendering unavailable). */
   notes: string[];
   stats: MirrorStats;
@@ -78,6 +84,14 @@ export interface MirrorStats {
   notModified: number;
   rendered: number;
   durationMs: number;
+}
+
+/** How many URLs failed in all (older manifests kept every failure in `failures`). */
+export function failedCount(manifest: Pick<Manifest, 'failures' | 'failureCounts'>): number {
+  if (!manifest.failureCounts) return manifest.failures.length;
+  let total = 0;
+  for (const n of Object.values(manifest.failureCounts)) total += n ?? 0;
+  return total;
 }
 
 export type RenderMode = 'auto' | 'always' | 'never';
@@ -94,6 +108,8 @@ export interface MirrorOptions {
   maxBytes?: number;
   maxTimeMs?: number;
   maxFileBytes?: number;
+  /** Files (pages, assets and redirects) in the copy; more are reported as over the limit. */
+  maxFiles?: number;
   respectRobots?: boolean;
   /** Headless rendering of pages built by JavaScript; default 'auto'. */
   render?: RenderMode;
@@ -104,6 +120,8 @@ export interface MirrorOptions {
   userAgent?: string;
   /** Opens loopback and private ranges: for tests and self-hosters only, never the default. */
   allowPrivateNetworks?: boolean;
+  /** TEST-ONLY: exact addresses exempt from the address policy (see `AddressPolicyOptions`). */
+  allowAddresses?: readonly string[];
   /** A previous manifest of the same site: unchanged files are revalidated, not re-downloaded. */
   previous?: Manifest;
   /** DNS resolution, handed in (tests map names to addresses). Defaults to the system resolver. */

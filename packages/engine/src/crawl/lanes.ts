@@ -1,9 +1,11 @@
+import { Deque } from './deque.js';
+
 /**
  * Per-host, per-kind concurrency with AIMD: a lane starts at its limit, halves on 429/503 (and pauses
  * for Retry-After), and grows back by one after every `limit` successes.
  */
 export interface Lane<T> {
-  queue: T[];
+  queue: Deque<T>;
   active: number;
   limit: number;
   max: number;
@@ -19,7 +21,15 @@ export class Lanes<T> {
   lane(key: string, max: number): Lane<T> {
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { queue: [], active: 0, limit: max, max, successes: 0, notBefore: 0, spacingMs: 0 };
+      lane = {
+        queue: new Deque<T>(),
+        active: 0,
+        limit: max,
+        max,
+        successes: 0,
+        notBefore: 0,
+        spacingMs: 0,
+      };
       this.lanes.set(key, lane);
     }
     return lane;

@@ -15,7 +15,6 @@ import {
 import { bytesOf, putBytes, readBlob } from '../storage/blob-utils.js';
 import type {
   BlobStore,
-  FailedUrl,
   FailureReason,
   Manifest,
   ManifestEntry,
@@ -24,6 +23,7 @@ import type {
   ProgressEvent,
 } from '../types.js';
 import { forEachLimit } from '../for-each-limit.js';
+import { FailureLog } from './failure-log.js';
 import { createUrlMapper, type UrlMapper } from '../url-map.js';
 import { Lanes, type Lane } from './lanes.js';
 import { ALLOW_ALL, parseRobots, type Robots } from './robots.js';
@@ -39,11 +39,21 @@ export const DEFAULTS = {
   pageConcurrency: 6,
   assetConcurrency: 16,
   requestTimeoutMs: 30_000,
+  /** Whole requests (headers and body) take at most this long, or longer for large file limits. */
+  maxRequestMs: 120_000,
   retries: 2,
   userAgent: 'MirrorBot/1.0 (+https://mirror.dev/bot)',
   /** Bodies parsed for references are held in memory up to this size; larger ones are stored only. */
   maxParsedBytes: 20 * 1024 ** 2,
   maxSitemapUrls: 50_000,
+  /** Files (pages, assets, redirects) in one copy; bounds the manifest whatever a site links to. */
+  maxFiles: 100_000,
+  /** Links to pages followed from one document; the rest are counted and reported. */
+  maxPageLinksPerDocument: 5_000,
+  /** Assets taken from one document; the rest are counted and reported. */
+  maxAssetsPerDocument: 5_000,
+  /** Notes kept in the manifest. */
+  maxNotes: 50,
   maxSitemapFiles: 20,
   /** Chromium pages rendered at once. */
   renderConcurrency: 2,
@@ -132,6 +142,7 @@ function categorize(err: unknown): FailureReason {
     case 'ETOOLARGE':
       return 'too-large';
     case 'ETIMEDOUT':
+    case 'ETOOSLOW':
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
@@ -180,16 +191,37 @@ function withRuntimeShim(html: string, siteOrigin: string): string {
   return tag + html;
 }
 
-async function drain(body: AsyncIterable<Uint8Array>): Promise<void> {
-  for await (const _chunk of body) {
-    // discard
-  }
-}
-
 async function collect(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
   return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a body into memory up to `limit` bytes. A longer one (a page that declared no length) is
+ * not held: what was read and the rest of the stream go on as `rest`, to be stored unparsed.
+ */
+async function collectUpTo(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<{ buffer: Buffer } | { rest: AsyncIterable<Uint8Array> }> {
+  const iterator = body[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done === true) return { buffer: Buffer.concat(chunks) };
+    chunks.push(next.value);
+    size += next.value.byteLength;
+    if (size > limit) {
+      return {
+        rest: (async function* () {
+          yield* chunks.splice(0);
+          yield* { [Symbol.asyncIterator]: () => iterator };
+        })(),
+      };
+    }
+  }
 }
 
 /**
@@ -216,6 +248,7 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     maxPages: options.maxPages ?? DEFAULTS.maxPages,
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
     maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
+    maxFiles: options.maxFiles ?? DEFAULTS.maxFiles,
     deadline: started + (options.maxTimeMs ?? DEFAULTS.maxTimeMs),
     pageConcurrency: options.concurrency?.pages ?? DEFAULTS.pageConcurrency,
     assetConcurrency: options.concurrency?.assets ?? DEFAULTS.assetConcurrency,
@@ -226,6 +259,7 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
   };
   const netOptions = {
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+    ...(options.allowAddresses ? { allowAddresses: options.allowAddresses } : {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
   };
 
@@ -246,6 +280,8 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     ...netOptions,
     userAgent: settings.userAgent,
     timeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    // Long enough for the largest file allowed at a modest 256 KB/s; drips fail sooner, on speed.
+    maxRequestMs: Math.max(DEFAULTS.maxRequestMs, settings.maxFileBytes / 256),
     connectionsPerHost: Math.max(settings.pageConcurrency, settings.assetConcurrency),
   });
   const abort = new AbortController();
@@ -300,7 +336,6 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
       startUrl,
       abort.signal,
       started,
-      netOptions,
     );
     try {
       const manifest = await crawler.run();
@@ -336,10 +371,16 @@ async function resolveSite(
     } catch {
       break;
     }
-    await drain(response.body).catch(() => undefined);
+    // Only the status and Location matter here; the body is released unread (the crawl fetches it).
+    await response.discard();
     const location = response.headers['location'];
     if (response.status < 300 || response.status >= 400 || !location) break;
-    const next = new URL(location, current);
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      break;
+    }
     if (next.host === current.host) break;
     current = next;
   }
@@ -350,6 +391,7 @@ interface Settings {
   maxPages: number;
   maxBytes: number;
   maxFileBytes: number;
+  maxFiles: number;
   deadline: number;
   pageConcurrency: number;
   assetConcurrency: number;
@@ -364,11 +406,17 @@ class Crawler {
   private readonly lanes = new Lanes<Task>();
   private readonly seen = new Set<string>();
   private readonly entries = new Map<string, ManifestEntry>();
-  private readonly failures: FailedUrl[] = [];
+  private readonly failures = new FailureLog();
+  /** URLs that have an entry or a failure (what `whenSettled` waits for). */
+  private readonly settled = new Set<string>();
   private readonly robots = new Map<string, Promise<Robots>>();
   private readonly shapes = createShapeBudget();
   private readonly previous = new Map<string, ManifestEntry>();
   private pagesStarted = 0;
+  private filesStarted = 0;
+  /** References beyond the per-document caps, and the documents that had them. */
+  private refsDropped = 0;
+  private documentsOverCap = 0;
   private bytes = 0;
   private requests = 0;
   private notModified = 0;
@@ -400,10 +448,6 @@ class Crawler {
     private readonly startUrl: URL,
     private readonly signal: AbortSignal,
     private readonly started: number,
-    private readonly netOptions: {
-      allowPrivateNetworks: boolean;
-      resolve?: (host: string) => Promise<string[]>;
-    },
   ) {
     this.scope = createScope({
       mapper,
@@ -425,7 +469,7 @@ class Crawler {
     this.markUnfetched();
 
     if (![...this.entries.values()].some((e) => e.status < 400)) {
-      const first = this.failures[0];
+      const first = this.failures.first;
       throw new MirrorError(
         'nothing-fetched',
         first
@@ -446,8 +490,9 @@ class Crawler {
       entryPath: this.mapper.toCopyPath(this.startUrl),
       createdAt: new Date().toISOString(),
       entries,
-      failures: this.failures,
-      notes: this.notes,
+      failures: this.failures.sample(),
+      failureCounts: this.failures.byReason(),
+      notes: this.finalNotes(),
       stats: {
         pages: entries.filter((e) => e.kind === 'page' && e.status < 300).length,
         assets: entries.filter((e) => e.kind === 'asset' && e.status < 300).length,
@@ -462,6 +507,19 @@ class Crawler {
     return manifest;
   }
 
+  private note(text: string): void {
+    if (this.notes.length < DEFAULTS.maxNotes) this.notes.push(text);
+  }
+
+  private finalNotes(): string[] {
+    if (this.refsDropped === 0) return this.notes;
+    const documents = this.documentsOverCap === 1 ? '1 page' : `${this.documentsOverCap} pages`;
+    return [
+      ...this.notes,
+      `${documents} had more than ${DEFAULTS.maxPageLinksPerDocument.toLocaleString('en-US')} links or assets; ${this.refsDropped.toLocaleString('en-US')} of them were not followed.`,
+    ];
+  }
+
   // ---- queue -------------------------------------------------------------------------------
 
   private enqueue(url: URL, depth: number, kind: TaskKind, leaf: boolean): void {
@@ -474,6 +532,11 @@ class Crawler {
     if (trap) return void this.fail(key, 'trap', trap);
     if (kind === 'page' && !this.shapes.take(clean))
       return void this.fail(key, 'trap', 'too many URLs of the same pattern');
+    // Past a limit nothing more can start: counting the URL now keeps the queue from growing.
+    if (kind === 'page' && this.pagesStarted >= this.settings.maxPages)
+      return void this.fail(key, 'limit', `page limit of ${this.settings.maxPages} reached`);
+    if (this.filesStarted >= this.settings.maxFiles)
+      return void this.fail(key, 'limit', `file limit of ${this.settings.maxFiles} reached`);
     const lane = this.lanes.lane(
       `${clean.host}|${kind}`,
       kind === 'page' ? this.settings.pageConcurrency : this.settings.assetConcurrency,
@@ -522,25 +585,32 @@ class Crawler {
       this.fail(task.url.href, 'limit', `byte limit of ${this.settings.maxBytes} reached`);
       return false;
     }
-    if (task.kind === 'page' && task.attempt === 0) {
+    if (task.attempt > 0) return true;
+    if (task.kind === 'page') {
       if (this.pagesStarted >= this.settings.maxPages) {
         this.fail(task.url.href, 'limit', `page limit of ${this.settings.maxPages} reached`);
         return false;
       }
       this.pagesStarted++;
     }
+    if (this.filesStarted >= this.settings.maxFiles) {
+      this.fail(task.url.href, 'limit', `file limit of ${this.settings.maxFiles} reached`);
+      return false;
+    }
+    this.filesStarted++;
     return true;
   }
 
   private markUnfetched(): void {
     for (const lane of this.lanes.all()) {
-      for (const task of lane.queue.splice(0))
+      for (const task of lane.queue.clear())
         this.fail(task.url.href, 'limit', 'time limit reached');
     }
   }
 
   private fail(url: string, reason: FailureReason, detail: string, status?: number): void {
-    this.failures.push({ url, reason, detail, ...(status !== undefined ? { status } : {}) });
+    this.failures.add({ url, reason, detail, ...(status !== undefined ? { status } : {}) });
+    this.settled.add(url);
     this.settle(url);
     this.emit();
   }
@@ -558,12 +628,7 @@ class Crawler {
   }
 
   private whenSettled(url: string): Promise<void> {
-    if (
-      this.signal.aborted ||
-      this.entries.has(url) ||
-      !this.seen.has(url) ||
-      this.failures.some((f) => f.url === url)
-    )
+    if (this.signal.aborted || this.settled.has(url) || !this.seen.has(url))
       return Promise.resolve();
     if (!this.releasesWaitersOnAbort) {
       // A cancelled run fetches nothing more: whoever waits for a file goes on without it.
@@ -612,11 +677,9 @@ class Crawler {
     const queue = [...new Set([...robots.sitemaps, `${this.startUrl.origin}/sitemap.xml`])];
     let files = 0;
     let found = 0;
-    while (
-      queue.length > 0 &&
-      files < DEFAULTS.maxSitemapFiles &&
-      found < DEFAULTS.maxSitemapUrls
-    ) {
+    // More pages than the run may copy would only be counted as over the limit.
+    const wanted = Math.min(DEFAULTS.maxSitemapUrls, this.settings.maxPages);
+    while (queue.length > 0 && files < DEFAULTS.maxSitemapFiles && found < wanted) {
       const next = queue.shift()!;
       files++;
       let sitemapUrl: URL;
@@ -633,12 +696,16 @@ class Crawler {
           maxBytes: 50 * 1024 ** 2,
         });
         this.requests++;
-        const body = await collect(response.body);
-        if (response.status >= 400) continue;
-        const sitemap = parseSitemap(body);
+        if (response.status >= 400) {
+          await response.discard();
+          continue;
+        }
+        const sitemap = parseSitemap(await collect(response.body));
         for (const location of sitemap.locations) {
-          if (sitemap.kind === 'index') queue.push(location);
-          else {
+          if (found >= wanted) break;
+          if (sitemap.kind === 'index') {
+            if (queue.length < DEFAULTS.maxSitemapFiles) queue.push(location);
+          } else {
             try {
               const url = new URL(location);
               if (this.scope.pageRefusal(url, 1) === null) {
@@ -689,7 +756,10 @@ class Crawler {
       if (this.signal.aborted)
         return void this.fail(href, 'limit', 'stopped before this file was fetched');
       const reason = categorize(err);
-      if ((reason === 'timeout' || reason === 'network') && task.attempt < this.settings.retries) {
+      // A server too slow to answer within a request's time is no faster the next time.
+      const retriable =
+        (reason === 'timeout' || reason === 'network') && errorCode(err) !== 'ETOOSLOW';
+      if (retriable && task.attempt < this.settings.retries) {
         return this.retry(task, lane, 0);
       }
       return void this.fail(href, reason, err instanceof Error ? err.message : String(err));
@@ -698,7 +768,7 @@ class Crawler {
     try {
       await this.handleResponse(task, lane, response, previous);
     } catch (err) {
-      await drain(response.body).catch(() => undefined);
+      await response.discard();
       const reason = categorize(err);
       if (reason === 'network' && task.attempt < this.settings.retries && !this.signal.aborted)
         return this.retry(task, lane, 0);
@@ -722,7 +792,7 @@ class Crawler {
     const { status, headers } = response;
 
     if (status === 429 || status === 503) {
-      await drain(response.body);
+      await response.discard();
       if (isBotChallenge(response))
         return void this.fail(
           href,
@@ -741,7 +811,7 @@ class Crawler {
       );
     }
     if (isBotChallenge(response)) {
-      await drain(response.body);
+      await response.discard();
       return void this.fail(
         href,
         'bot-challenge',
@@ -751,11 +821,16 @@ class Crawler {
     }
 
     if (status >= 300 && status < 400 && status !== 304) {
-      await drain(response.body);
+      await response.discard();
       const location = headers['location'];
       if (!location)
         return void this.fail(href, 'http-error', `HTTP ${status} without a Location`, status);
-      const target = new URL(location, task.url);
+      let target: URL;
+      try {
+        target = new URL(location, task.url);
+      } catch {
+        return void this.fail(href, 'invalid', `HTTP ${status} to an invalid Location`, status);
+      }
       this.record(task, {
         status,
         contentType: '',
@@ -770,7 +845,7 @@ class Crawler {
     }
 
     if (status === 304 && previous?.sourceHash) {
-      await drain(response.body);
+      await response.discard();
       this.notModified++;
       const raw = await readBlob(this.options.store, previous.sourceHash);
       const sourceType = previous.sourceContentType ?? previous.contentType;
@@ -790,7 +865,7 @@ class Crawler {
     }
 
     if (status >= 400) {
-      await drain(response.body);
+      await response.discard();
       return void this.fail(href, 'http-error', `HTTP ${status}`, status);
     }
 
@@ -800,11 +875,12 @@ class Crawler {
     const parse = type !== 'other' && !(declared > DEFAULTS.maxParsedBytes);
     let stored: { hash: string; size: number };
     let raw: Buffer | undefined;
-    if (parse) {
-      raw = await collect(response.body);
+    const held = parse ? await collectUpTo(response.body, DEFAULTS.maxParsedBytes) : undefined;
+    if (held && 'buffer' in held) {
+      raw = held.buffer;
       stored = await putBytes(this.options.store, raw);
     } else {
-      stored = await this.options.store.put(response.body);
+      stored = await this.options.store.put(held?.rest ?? response.body);
     }
     this.bytes += stored.size;
     const kept: Record<string, string> = {};
@@ -821,7 +897,7 @@ class Crawler {
       ...(headers['last-modified'] ? { lastModified: headers['last-modified'] } : {}),
     });
     Lanes.succeed(lane);
-    if (raw && raw.length <= DEFAULTS.maxParsedBytes) {
+    if (raw) {
       const info = this.discover(task, contentType, raw, href);
       if (info && task.kind === 'page' && !task.leaf) await this.maybeRender(task, info);
     }
@@ -843,6 +919,7 @@ class Crawler {
       ...fields,
       ...(fields.hash ? { sourceHash: fields.hash } : {}),
     });
+    this.settled.add(url.href);
     this.settle(url.href);
     this.done++;
     this.emit();
@@ -876,6 +953,10 @@ class Crawler {
     } catch {
       return;
     }
+    // A document can hold hundreds of thousands of references; past the caps they are counted.
+    let pages = 0;
+    let assets = 0;
+    let dropped = 0;
     for (const ref of refs) {
       let url: URL;
       try {
@@ -883,17 +964,32 @@ class Crawler {
       } catch {
         continue;
       }
+      const isPage = ref.kind === 'page' || ref.kind === 'frame';
+      if (
+        isPage ? pages >= DEFAULTS.maxPageLinksPerDocument : assets >= DEFAULTS.maxAssetsPerDocument
+      ) {
+        dropped++;
+        continue;
+      }
       if (ref.kind === 'page') {
         if (task.leaf || task.kind !== 'page') continue;
-        if (this.scope.pageRefusal(url, task.depth + 1) === null)
+        if (this.scope.pageRefusal(url, task.depth + 1) === null) {
+          pages++;
           this.enqueue(url, task.depth + 1, 'page', false);
+        }
       } else if (ref.kind === 'frame') {
         const own = this.mapper.isOwn(url);
         if (own && this.scope.pageRefusal(url, task.depth + 1) !== null) continue;
+        pages++;
         this.enqueue(url, task.depth + 1, 'page', !own || task.leaf);
       } else if (this.scope.assetRefusal(url) === null) {
+        assets++;
         this.enqueue(url, task.depth, 'asset', false);
       }
+    }
+    if (dropped > 0) {
+      this.refsDropped += dropped;
+      this.documentsOverCap++;
     }
     return info;
   }
@@ -984,14 +1080,7 @@ class Crawler {
       this.renderer ??= createRenderer({
         ...(this.options.chromiumPath ? { chromiumPath: this.options.chromiumPath } : {}),
         timeoutMs: Math.min(this.options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs, 30_000),
-        isAllowed: async (target) => {
-          try {
-            await assertPublicUrl(new URL(target), this.netOptions);
-            return true;
-          } catch {
-            return false;
-          }
-        },
+        client: this.client,
         captured: async (target) => {
           const entry = this.entries.get(target);
           if (!entry?.sourceHash || entry.status >= 300) return undefined;
@@ -1058,6 +1147,7 @@ class Crawler {
       const body = await putBytes(this.options.store, response.body);
       this.bytes += body.size;
       const contentType = response.headers['content-type'] ?? 'application/octet-stream';
+      this.settled.add(url.href);
       this.entries.set(url.href, {
         path: this.mapper.toCopyPath(url),
         url: url.href,
@@ -1177,7 +1267,7 @@ class Crawler {
     this.lastEmit = now;
     const queued = this.lanes.queued;
     const inFlight = this.lanes.active;
-    const finished = this.done + this.failures.length;
+    const finished = this.done + this.failures.total;
     const fetchShare = finished / Math.max(1, finished + queued + inFlight);
     const progress =
       progressOverride ??
@@ -1201,7 +1291,7 @@ class Crawler {
       queued,
       inFlight,
       done: this.done,
-      failed: this.failures.length,
+      failed: this.failures.total,
       bytes: this.bytes,
       progress: Math.min(1, Math.max(0, progress)),
       estimatedTime,

@@ -1,5 +1,5 @@
+export { CHROMIUM_ARGS, launchChromium, openContext, settledLocally } from './chromium.js';
 export {
-  CHROMIUM_ARGS,
   createRenderer,
   RENDER_DEFAULTS,
   type CapturedResponse,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpClient, type HttpClient } from '../net/http-client.js';
 import { createUrlMapper } from '../url-map.js';
 import { RENDERED_ATTRIBUTE } from './in-page.js';
 import { createRenderer, type RecordedResponse, type Renderer } from './renderer.js';
@@ -37,7 +38,10 @@ function send(type: string, body: string | Buffer, delayMs = 0): Handler {
 const html = (body: string | ((f: Fixture) => string)) => (f: Fixture) =>
   send('text/html; charset=utf-8', typeof body === 'string' ? body : body(f));
 
-async function serve(routes: Record<string, (f: Fixture) => Handler>): Promise<Fixture> {
+async function serve(
+  routes: Record<string, (f: Fixture) => Handler>,
+  host = '127.0.0.1',
+): Promise<Fixture> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
@@ -52,10 +56,10 @@ async function serve(routes: Record<string, (f: Fixture) => Handler>): Promise<F
     hits.push(`UPGRADE ${req.url}`);
     socket.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   const fixture: Fixture = {
-    base: `http://127.0.0.1:${port}`,
+    base: `http://${host}:${port}`,
     port,
     hits,
     count: (path) => hits.filter((hit) => hit.split(' ')[1] === path).length,
@@ -80,7 +84,17 @@ let site: Fixture;
 let other: Fixture;
 let renderer: Renderer;
 let verifier: Browser;
+/** The policy: loopback refused, except the site's own address. */
+const client = createHttpClient({ allowAddresses: ['127.0.0.1'] });
 const askedUrls: string[] = [];
+/** The client, noting every URL the renderer asks it for. */
+const noting: HttpClient = {
+  request: (url, options) => {
+    askedUrls.push(String(url));
+    return client.request(url, options);
+  },
+  close: () => client.close(),
+};
 
 const sitePages: Record<string, (f: Fixture) => Handler> = {
   '/spa': html(`<!doctype html><html><head><title>SPA</title></head><body>
@@ -153,17 +167,17 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
   '/lazy.png': () => send('image/png', PIXEL),
 
   '/policy': html(
-    (f) => `<!doctype html><html><head><link rel="stylesheet" href="/style.css"></head><body>
+    () => `<!doctype html><html><head><link rel="stylesheet" href="/style.css"></head><body>
     <p id="out"></p>
-    <img src="http://127.0.0.1:${otherPort(f)}/pixel.png" alt="">
+    <img src="${other.base}/pixel.png" alt="">
     <script>
       document.getElementById('out').textContent = 'color:' + getComputedStyle(document.body).color;
-      fetch('http://127.0.0.1:${otherPort(f)}/api').catch(() => {});
+      fetch('${other.base}/api').catch(() => {});
       fetch('/bounce').catch(() => {});
     </script></body></html>`,
   ),
   '/style.css': () => send('text/css', 'body { color: rgb(200, 0, 0) }'),
-  '/bounce': redirect((f) => `http://127.0.0.1:${otherPort(f)}/secret`),
+  '/bounce': redirect(() => `${other.base}/secret`),
 
   '/old': redirect('/new', 301),
   '/new': html(
@@ -171,7 +185,20 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
   ),
   '/r/app.js': redirect('/app.js'),
   '/app.js': () => send('text/javascript', 'document.body.dataset.app = "ran";'),
-  '/escape': redirect((f) => `http://127.0.0.1:${otherPort(f)}/secret`),
+  '/escape': redirect(() => `${other.base}/secret`),
+
+  '/post': html(`<!doctype html><html><body><p id="out"></p><script>
+    fetch('/echo', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello from the page' })
+      .then((r) => r.text()).then((t) => { document.getElementById('out').textContent = 'echo:' + t; });
+  </script></body></html>`),
+  '/echo': () => (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`${req.method} ${Buffer.concat(chunks).toString()}`);
+    });
+  },
 
   '/slow': html(
     `<!doctype html><html><body><p id="p">visible before load</p><img src="/hang" alt=""></body></html>`,
@@ -202,25 +229,22 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
     </script></body></html>`),
 };
 
-function otherPort(_f: Fixture): number {
-  return other.port;
-}
-
 const find = (responses: RecordedResponse[], url: string) => responses.find((r) => r.url === url);
 
 beforeAll(async () => {
   site = await serve(sitePages);
-  other = await serve({
-    '/pixel.png': () => send('image/png', PIXEL),
-    '/api': () => send('text/plain', 'x'),
-  });
+  // Another loopback address (Linux routes all of 127/8 to lo): refused by the policy.
+  other = await serve(
+    {
+      '/pixel.png': () => send('image/png', PIXEL),
+      '/api': () => send('text/plain', 'x'),
+    },
+    '127.0.0.3',
+  );
   renderer = createRenderer({
     chromiumPath: CHROMIUM,
     timeoutMs: 15_000,
-    isAllowed: async (url) => {
-      askedUrls.push(url);
-      return !url.includes(`:${other.port}/`);
-    },
+    client: noting,
     captured: async (url) =>
       url === `${site.base}/style.css`
         ? {
@@ -241,6 +265,7 @@ afterAll(async () => {
   await verifier?.close();
   await site?.close();
   await other?.close();
+  await client.close();
 });
 
 describe('createRenderer', () => {
@@ -346,11 +371,21 @@ describe('createRenderer', () => {
     expect(other.hits).toEqual([]);
   }, 20_000);
 
+  it("replays the page's POSTs with their bodies and records the answers", async () => {
+    const result = await renderer.render(`${site.base}/post`);
+    expect(result.html).toContain('echo:POST hello from the page');
+    expect(find(result.responses, `${site.base}/echo`)).toMatchObject({
+      method: 'POST',
+      status: 200,
+      resourceType: 'fetch',
+    });
+  }, 20_000);
+
   it('returns what rendered when a subresource holds the load event back', async () => {
     const quick = createRenderer({
       chromiumPath: CHROMIUM,
       timeoutMs: 6_000,
-      isAllowed: async () => true,
+      client,
       captured: async () => undefined,
     });
     try {

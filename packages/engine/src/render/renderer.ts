@@ -1,11 +1,16 @@
 /**
  * The render tier: loads a page in headless Chromium, lets its scripts build the DOM, and
- * serializes the result. Every request the page makes goes through one route handler, which asks
- * the caller's address policy first, serves already-captured bodies, and otherwise fetches the
- * response once (from Node, redirect hop by redirect hop, each hop checked) and records it, so the
- * crawler can store what the page's scripts read at run time.
+ * serializes the result. Every request the page makes goes through one route handler, which serves
+ * already-captured bodies and answers the rest with the engine's HTTP client (redirect hop by
+ * redirect hop), recording each response, so the crawler can store what the page's scripts read at
+ * run time. The client checks each address when it connects and connects to that address, so a
+ * name that rebinds gains nothing; Chromium itself reaches no network (see chromium.ts).
  */
-import type { APIResponse, Browser, BrowserContext, Request, Route } from 'playwright-core';
+import { setMaxListeners } from 'node:events';
+import type { Browser, BrowserContext, Request, Route } from 'playwright-core';
+import { NetError } from '../net/errors.js';
+import type { HttpClient, HttpResponse } from '../net/http-client.js';
+import { launchChromium, openContext, settledLocally } from './chromium.js';
 import { INIT_SCRIPT, SCROLL_SCRIPT, SERIALIZE_SCRIPT } from './in-page.js';
 
 export { runtimeShim, toCopyUrl } from './runtime-shim.js';
@@ -41,8 +46,11 @@ export interface CapturedResponse {
 export interface RendererOptions {
   /** Default /usr/bin/chromium. */
   chromiumPath?: string;
-  /** Called for every request (and every redirect hop) the page makes; false → aborted. */
-  isAllowed(url: string): Promise<boolean>;
+  /**
+   * Answers every request (and every redirect hop) the page makes that `captured` does not: its
+   * address policy refuses what the page may not reach. The crawler hands in its own.
+   */
+  client: HttpClient;
   /** Already-captured bodies: served to the page instead of being fetched again. */
   captured(url: string): Promise<CapturedResponse | undefined>;
   /** Per page, default 30 s. */
@@ -62,10 +70,10 @@ export const RENDER_DEFAULTS = {
   chromiumPath: '/usr/bin/chromium',
   timeoutMs: 30_000,
   viewport: { width: 1280, height: 800 },
-  /** Bodies above this are served to the page but not recorded. */
-  maxRecordedBody: 50 * 1024 * 1024,
-  /** All recorded bodies of one page together. */
-  maxRecordedTotal: 256 * 1024 * 1024,
+  /** One fetched body: a larger one is aborted. */
+  maxBody: 50 * 1024 * 1024,
+  /** All fetched bodies of one page together: past it, requests are aborted. */
+  maxTotal: 256 * 1024 * 1024,
   maxRedirects: 10,
   /** Network idle: no request in flight for this long… */
   idleQuietMs: 500,
@@ -77,17 +85,6 @@ export const RENDER_DEFAULTS = {
   serializeReserveMs: 3_000,
 } as const;
 
-/** Flags Chromium needs here: headless as root, no GPU, and no calls home on a closed network. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Dropped from recorded and served headers: the body is already decoded and re-framed. */
 const HOP_HEADERS = new Set([
   'content-encoding',
@@ -97,7 +94,25 @@ const HOP_HEADERS = new Set([
   'keep-alive',
 ]);
 
+/** Not forwarded: the client frames the request and asks only for encodings it can decode. */
+const SKIPPED_REQUEST_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+]);
+
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+/** How a failed fetch is reported to the page (Chromium's net::ERR_… names). */
+const ABORT_REASONS: Record<string, string> = {
+  EREFUSEDADDRESS: 'blockedbyclient',
+  EBADSCHEME: 'blockedbyclient',
+  ETIMEDOUT: 'timedout',
+  ENOTFOUND: 'namenotresolved',
+  ECONNREFUSED: 'connectionrefused',
+};
 
 class RenderTimeout extends Error {}
 
@@ -110,6 +125,11 @@ function cleanHeaders(headers: Record<string, string>): Record<string, string> {
     if (!HOP_HEADERS.has(key)) out[key] = value;
   }
   return out;
+}
+
+function abortReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (typeof code === 'string' && ABORT_REASONS[code]) || 'failed';
 }
 
 function sleep(ms: number): Promise<void> {
@@ -126,10 +146,7 @@ export function createRenderer(options: RendererOptions): Renderer {
   function browser(): Promise<Browser> {
     if (closed) return Promise.reject(new Error('renderer is closed'));
     if (!browserPromise) {
-      // playwright-core is large: load it only when a page is actually rendered.
-      const launching = import('playwright-core').then(({ chromium }) =>
-        chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
-      );
+      const launching = launchChromium({ executablePath });
       browserPromise = launching;
       launching.then(
         (b) =>
@@ -149,19 +166,20 @@ export function createRenderer(options: RendererOptions): Renderer {
     const userAgent =
       options.userAgent ??
       `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${b.version()} Safari/537.36`;
-    const context = await b.newContext({
+    const context = await openContext(b, {
       viewport,
       userAgent,
-      serviceWorkers: 'block',
       bypassCSP: true,
       reducedMotion: 'reduce',
-      acceptDownloads: false,
       timezoneId: 'UTC',
     });
+    // Ends the fetches still in flight when the page is done with (or given up on).
+    const fetches = new AbortController();
+    setMaxListeners(0, fetches.signal);
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = Date.now() + timeoutMs;
-      const work = renderIn(context, url, deadline);
+      const work = renderIn(context, url, deadline, fetches.signal);
       const expiry = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new RenderTimeout(`rendering ${url} took over ${timeoutMs} ms`)),
@@ -172,6 +190,7 @@ export function createRenderer(options: RendererOptions): Renderer {
       return await Promise.race([work, expiry]);
     } finally {
       clearTimeout(timer);
+      fetches.abort();
       await context.close().catch(() => undefined);
     }
   }
@@ -180,56 +199,56 @@ export function createRenderer(options: RendererOptions): Renderer {
     context: BrowserContext,
     startUrl: string,
     deadline: number,
+    signal: AbortSignal,
   ): Promise<RenderResult> {
     const remaining = () => deadline - Date.now();
     const responses: RecordedResponse[] = [];
-    let recordedBytes = 0;
-    const allowedCache = new Map<string, Promise<boolean>>();
+    let fetchedBytes = 0;
     const getCache = new Map<string, Promise<Served>>();
     let inFlight = 0;
     let lastActivity = Date.now();
     /** Set when the main frame's navigation answered with a redirect: followed by `goto`. */
     let pendingNavigation: string | undefined;
 
-    const allowed = (url: string): Promise<boolean> => {
-      let result = allowedCache.get(url);
-      if (!result) {
-        result = options.isAllowed(url).catch(() => false);
-        allowedCache.set(url, result);
+    const requestHeaders = async (url: string, request: Request) => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers())) {
+        if (!SKIPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
       }
-      return result;
-    };
-
-    const record = (
-      url: string,
-      method: string,
-      response: APIResponse,
-      body: Buffer,
-      resourceType: string,
-    ) => {
-      const headers = cleanHeaders(response.headers());
-      if (
-        body.length <= RENDER_DEFAULTS.maxRecordedBody &&
-        recordedBytes + body.length <= RENDER_DEFAULTS.maxRecordedTotal
-      ) {
-        recordedBytes += body.length;
-        responses.push({ url, method, status: response.status(), headers, body, resourceType });
+      // Playwright leaves cookies out of `headers()`; the page's own (set by its responses or its
+      // scripts) are what Chromium would have sent.
+      const cookies = await context.cookies(url);
+      if (cookies.length > 0) {
+        headers.cookie = cookies.map(({ name, value }) => `${name}=${value}`).join('; ');
       }
       return headers;
     };
 
-    /** One hop: captured, or fetched from Node without following redirects, recorded once. */
-    const obtain = (
-      url: string,
-      request: Request,
-      route: Route | undefined,
-      method: string,
-    ): Promise<Served> => {
+    /** The whole body, within the per-response (client) and per-page limits. */
+    const readBody = async (response: HttpResponse): Promise<Buffer> => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of response.body) {
+        fetchedBytes += chunk.byteLength;
+        if (fetchedBytes > RENDER_DEFAULTS.maxTotal) {
+          throw new NetError(
+            'ETOOLARGE',
+            `The page fetched over ${RENDER_DEFAULTS.maxTotal} bytes (at ${response.url})`,
+            { url: response.url },
+          );
+        }
+        chunks.push(chunk);
+      }
+      return Buffer.concat(chunks);
+    };
+
+    /** One hop: captured, or fetched by the client without following redirects, recorded once. */
+    const obtain = (url: string, request: Request, method: string): Promise<Served> => {
       const cacheable = method === 'GET';
       const cached = cacheable ? getCache.get(url) : undefined;
       if (cached) return cached;
       const promise = (async (): Promise<Served> => {
-        if (method === 'GET' || method === 'HEAD') {
+        const bodyless = method === 'GET' || method === 'HEAD';
+        if (bodyless) {
           const hit = await options.captured(url).catch(() => undefined);
           if (hit)
             return {
@@ -238,26 +257,26 @@ export function createRenderer(options: RendererOptions): Renderer {
               body: hit.body,
             };
         }
-        const timeout = Math.max(1_000, remaining());
-        const response = route
-          ? await route.fetch({ maxRedirects: 0, timeout })
-          : await context.request.fetch(url, {
-              method,
-              headers: Object.fromEntries(
-                Object.entries(request.headers()).filter(
-                  ([name]) => !['host', 'content-length', 'cookie'].includes(name),
-                ),
-              ),
-              data:
-                method === 'GET' || method === 'HEAD'
-                  ? undefined
-                  : (request.postDataBuffer() ?? undefined),
-              maxRedirects: 0,
-              timeout,
-            });
-        const body = await response.body();
-        const headers = record(url, method, response, body, request.resourceType());
-        return { status: response.status(), headers, body };
+        const response = await options.client.request(url, {
+          method,
+          headers: await requestHeaders(url, request),
+          body: bodyless ? undefined : (request.postDataBuffer() ?? undefined),
+          followRedirects: false,
+          maxBytes: RENDER_DEFAULTS.maxBody,
+          signal,
+        });
+        const body = await readBody(response);
+        const headers = cleanHeaders(response.headers);
+        const status = response.status;
+        responses.push({
+          url,
+          method,
+          status,
+          headers,
+          body,
+          resourceType: request.resourceType(),
+        });
+        return { status, headers, body };
       })();
       if (cacheable) {
         getCache.set(url, promise);
@@ -267,25 +286,19 @@ export function createRenderer(options: RendererOptions): Renderer {
     };
 
     const handle = async (route: Route): Promise<void> => {
+      if (await settledLocally(route)) return;
       const request = route.request();
-      const url = request.url();
-      if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-      // WebSocket handshakes are routed too: policed, then left to the browser (nothing to record).
-      if (/^wss?:/i.test(url))
-        return (await allowed(url)) ? route.continue() : route.abort('blockedbyclient');
-      if (!/^https?:/i.test(url) || request.resourceType() === 'eventsource')
-        return route.abort('blockedbyclient');
+      if (request.resourceType() === 'eventsource') return route.abort('blockedbyclient');
       let mainNavigation = false;
       try {
         mainNavigation = request.isNavigationRequest() && request.frame() === main.mainFrame();
       } catch {
         // Requests of workers have no frame.
       }
-      let current = url;
+      let current = request.url();
       let method = request.method();
       for (let hop = 0; ; hop++) {
-        if (!(await allowed(current))) return route.abort('blockedbyclient');
-        const served = await obtain(current, request, hop === 0 ? route : undefined, method);
+        const served = await obtain(current, request, method);
         const location = REDIRECT.has(served.status) ? served.headers.location : undefined;
         if (location === undefined || hop >= RENDER_DEFAULTS.maxRedirects) {
           return route.fulfill({
@@ -296,8 +309,8 @@ export function createRenderer(options: RendererOptions): Renderer {
         }
         const next = new URL(location, current).href;
         if (mainNavigation) {
-          // Chromium follows a fulfilled redirect without routing the next hop, so the policy would
-          // be bypassed: abort here and navigate to the target ourselves (routed like any request).
+          // Chromium would follow a fulfilled redirect on its own, past the route handler (into the
+          // dead proxy): abort here and navigate to the target, routed like any request.
           pendingNavigation = next;
           return route.abort('aborted');
         }
@@ -315,8 +328,8 @@ export function createRenderer(options: RendererOptions): Renderer {
     await context.route('**/*', async (route) => {
       try {
         await handle(route);
-      } catch {
-        await route.abort('failed').catch(() => undefined);
+      } catch (error) {
+        await route.abort(abortReason(error)).catch(() => undefined);
       }
     });
     context.on('request', () => {

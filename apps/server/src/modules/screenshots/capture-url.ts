@@ -5,7 +5,13 @@
  * gains nothing) and whose redirects are re-checked hop by hop, then handed to the page with
  * `route.fulfill`. Refused or failed requests are aborted; the page is drawn with what it got.
  */
-import { createHttpClient, type HttpClient, type SafeLookupOptions } from '@mirror/engine';
+import { setMaxListeners } from 'node:events';
+import {
+  createHttpClient,
+  settledLocally,
+  type HttpClient,
+  type SafeLookupOptions,
+} from '@mirror/engine';
 import type { Page, Route } from 'playwright-core';
 import type { BrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import { takeThumbnail, THUMBNAIL_PAGE, trackNetworkIdle } from './thumbnail.js';
@@ -101,14 +107,12 @@ function isMainNavigation(page: Page, route: Route): boolean {
 }
 
 async function serve(page: Page, route: Route, session: Session): Promise<void> {
+  if (await settledLocally(route)) return;
   const request = route.request();
   const url = request.url();
-  if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
   const method = request.method();
-  // The HTTP client sends no request bodies, and a thumbnail has no business posting forms.
-  if (!/^https?:/i.test(url) || (method !== 'GET' && method !== 'HEAD')) {
-    return route.abort('blockedbyclient');
-  }
+  // A thumbnail has no business posting forms.
+  if (method !== 'GET' && method !== 'HEAD') return route.abort('blockedbyclient');
   const main = isMainNavigation(page, route);
   try {
     const response = await session.client.request(url, {
@@ -150,6 +154,8 @@ export async function captureUrl(url: string, options: CaptureOptions): Promise<
   const deadline = Date.now() + timeoutMs;
   const remaining = () => deadline - Date.now();
   const controller = new AbortController();
+  // Every request of the page listens to it: dozens at once are expected.
+  setMaxListeners(0, controller.signal);
   const timer = setTimeout(
     () => controller.abort(new CaptureTimeoutError(url, timeoutMs)),
     timeoutMs,
@@ -173,8 +179,6 @@ export async function captureUrl(url: string, options: CaptureOptions): Promise<
         await context.route('**/*', (route) =>
           serve(page, route, session).catch(() => route.abort('failed').catch(() => undefined)),
         );
-        // WebSockets do not go through `route`: refuse them all.
-        await context.routeWebSocket(/.*/, (ws) => ws.close().catch(() => undefined));
         const waitForIdle = trackNetworkIdle(page);
         let target = url;
         for (let hop = 0; ; hop++) {

@@ -3,7 +3,13 @@
  * origin that does not exist and every request is answered from the manifest and the blob store.
  * Paths the copy does not have get a 404; any other host is refused.
  */
-import { readBlob, type BlobStore, type Manifest, type ManifestEntry } from '@mirror/engine';
+import {
+  readBlob,
+  settledLocally,
+  type BlobStore,
+  type Manifest,
+  type ManifestEntry,
+} from '@mirror/engine';
 import type { BrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import { takeThumbnail, THUMBNAIL_PAGE, trackNetworkIdle } from './thumbnail.js';
 
@@ -80,9 +86,8 @@ export async function captureVersionThumbnail(
   try {
     return await options.browser.withPage({ ...THUMBNAIL_PAGE, signal }, async (page, context) => {
       await context.route('**/*', async (route) => {
-        const raw = route.request().url();
-        if (raw.startsWith('data:') || raw.startsWith('blob:')) return route.continue();
-        const url = new URL(raw);
+        if (await settledLocally(route)) return;
+        const url = new URL(route.request().url());
         if (url.origin !== THUMBNAIL_ORIGIN) return route.abort('blockedbyclient');
         const entry = resolveEntry(byPath, url);
         if (!entry || REDIRECT.has(entry.status)) {
@@ -98,7 +103,6 @@ export async function captureVersionThumbnail(
           await route.abort('failed').catch(() => undefined);
         }
       });
-      await context.routeWebSocket(/.*/, (ws) => ws.close().catch(() => undefined));
       const waitForIdle = trackNetworkIdle(page);
       const entryUrl = new URL(manifest.entryPath, THUMBNAIL_ORIGIN).href;
       const loadBudget = Math.max(1_000, deadline - Date.now() - 3_000);

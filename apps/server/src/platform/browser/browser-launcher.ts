@@ -3,11 +3,13 @@
  * relaunched after a crash, closed with the app. Each use gets a fresh context (no cookies, storage
  * or cache shared between uses) and at most `maxPages` run at once; the rest wait in line.
  *
- * Chromium never reaches the network on its own: it is pointed at a proxy that does not exist, so
- * a request not answered by the caller's route handler (`route.fulfill`) fails. Callers serve every
- * request themselves — from Node, under the address policy, or from stored blobs.
+ * Chromium is launched and its contexts opened by the engine (`launchChromium`, `openContext`), as
+ * for the render tier: it never reaches the network on its own (a dead proxy, WebRTC without
+ * sockets of its own), service workers are blocked and WebSockets refused. Callers serve every
+ * request themselves with `route.fulfill` — from Node under the address policy, or from stored
+ * blobs — after `settledLocally`, which refuses schemes other than http(s).
  */
-import { CHROMIUM_ARGS } from '@mirror/engine';
+import { launchChromium, openContext } from '@mirror/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -49,12 +51,7 @@ export interface BrowserLauncher {
 export const BROWSER_DEFAULTS = {
   maxPages: 2,
   launchTimeoutMs: 30_000,
-  /** Nothing listens on port 9 (discard) of the unspecified address: every direct fetch fails. */
-  deadProxy: 'http://0.0.0.0:9',
 } as const;
-
-/** Also keeps WebRTC from opening UDP sockets, which no proxy or route handler sees. */
-const ARGS = [...CHROMIUM_ARGS, '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
 export class BrowserClosedError extends Error {
   constructor() {
@@ -78,16 +75,10 @@ export function createBrowserLauncher(options: BrowserLauncherOptions): BrowserL
   function browser(): Promise<Browser> {
     if (!browserPromise) {
       stats.launches++;
-      // playwright-core is large: loaded only when a page is first needed.
-      const launching = import('playwright-core').then(({ chromium }) =>
-        chromium.launch({
-          executablePath: options.chromiumPath,
-          args: ARGS,
-          timeout: BROWSER_DEFAULTS.launchTimeoutMs,
-          // `<-loopback>` takes loopback out of Chromium's implicit proxy bypass list.
-          proxy: { server: BROWSER_DEFAULTS.deadProxy, bypass: '<-loopback>' },
-        }),
-      );
+      const launching = launchChromium({
+        executablePath: options.chromiumPath,
+        timeoutMs: BROWSER_DEFAULTS.launchTimeoutMs,
+      });
       browserPromise = launching;
       launching.then(
         (b) =>
@@ -147,14 +138,12 @@ export function createBrowserLauncher(options: BrowserLauncherOptions): BrowserL
     try {
       const b = await browser();
       signal?.throwIfAborted();
-      context = await b.newContext({
+      context = await openContext(b, {
         viewport: pageOptions.viewport,
         deviceScaleFactor: pageOptions.deviceScaleFactor ?? 1,
         userAgent:
           pageOptions.userAgent ??
           `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${b.version()} Safari/537.36`,
-        serviceWorkers: 'block',
-        acceptDownloads: false,
         reducedMotion: 'reduce',
         timezoneId: 'UTC',
         locale: 'en-US',

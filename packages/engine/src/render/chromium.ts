@@ -1,0 +1,81 @@
+/**
+ * How Chromium runs pages that someone else wrote: the engine's render tier and the server's
+ * thumbnails launch and open contexts through here only. Chromium must never open a connection of
+ * its own. The caller answers every http(s) request from Node (`route.fulfill`), with the engine's
+ * pinned HTTP client or from stored blobs; anything Chromium would fetch itself goes to a proxy
+ * that does not exist and fails.
+ */
+import type { Browser, BrowserContext, BrowserContextOptions, Route } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  // Headless as root, no GPU, and no calls home on a closed network.
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // WebRTC opens its own sockets (STUN, TURN over UDP/TCP/TLS, ICE checks to remote candidates),
+  // which no route handler sees: with proxied traffic only, it has nothing but the dead proxy. The
+  // first spelling is the one Debian's headless Chromium 156 honours: with only the second (Chrome's
+  // own), STUN and TURN over UDP still reached 127.0.0.3 (rebinding.test.ts fails that way).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/**
+ * Nothing listens on port 9 (discard) of the unspecified address, so whatever Chromium fetches
+ * itself (a preconnect, a WebSocket that escaped `routeWebSocket`, WebRTC over TCP) fails. With a
+ * fixed proxy Chromium does not resolve names either. `<-loopback>` removes loopback from Chromium's
+ * implicit bypass list, which would otherwise connect to 127.0.0.0/8 and ::1 directly.
+ */
+const CHROMIUM_PROXY = { server: 'http://0.0.0.0:9', bypass: '<-loopback>' };
+
+export async function launchChromium(options: {
+  executablePath: string;
+  timeoutMs?: number;
+}): Promise<Browser> {
+  // playwright-core is large: loaded only when a page is actually opened.
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: options.executablePath,
+    args: CHROMIUM_ARGS,
+    proxy: CHROMIUM_PROXY,
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+  });
+}
+
+/**
+ * A context for one page: no service workers (their requests would not be routed to the caller),
+ * no downloads, and WebSockets refused (they bypass `route`, and a socket has nothing to record).
+ */
+export async function openContext(
+  browser: Browser,
+  options: BrowserContextOptions,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    ...options,
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+  });
+  await context.routeWebSocket(/.*/, (ws) => ws.close().catch(() => undefined));
+  return context;
+}
+
+/**
+ * The first step of every route handler: data: and blob: URLs are the page's own bytes and go on;
+ * any other scheme but http(s) is refused. True when the request was settled here.
+ */
+export async function settledLocally(route: Route): Promise<boolean> {
+  const url = route.request().url();
+  if (url.startsWith('data:') || url.startsWith('blob:')) {
+    await route.continue();
+    return true;
+  }
+  if (!/^https?:/i.test(url)) {
+    await route.abort('blockedbyclient');
+    return true;
+  }
+  return false;
+}

@@ -23,7 +23,7 @@ import type { ParkingService } from './modules/parking/parking.service.js';
 import type { PaymentsService } from './modules/payments/payments.service.js';
 import type { ScreenshotsService } from './modules/screenshots/screenshots.service.js';
 import type { SitesService } from './modules/sites/sites.service.js';
-import type { BrowserLauncher } from './platform/browser/browser-launcher.js';
+import type { Sandbox } from './platform/sandbox/sandbox.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import type { JobQueue } from './platform/jobs/job.js';
 import type { Metrics } from './platform/metrics/metrics.js';
@@ -46,7 +46,7 @@ declare module 'fastify' {
     customizeService: CustomizeService;
     blobs: BlobStore;
     jobs: JobQueue;
-    browser: BrowserLauncher;
+    sandbox: Sandbox;
     screenshotsService: ScreenshotsService;
     paymentsService: PaymentsService;
     domainRegistry: DomainRegistry;
@@ -125,7 +125,7 @@ async function buildHttpApp(
   app.decorate('metrics', platform.metrics);
   app.decorate('probes', probes);
   app.decorate('jobs', services.jobs);
-  app.decorate('browser', services.browser);
+  app.decorate('sandbox', platform.sandbox);
   app.decorate('authService', services.authService);
   app.decorate('sitesService', services.sitesService);
   app.decorate('customizeService', services.customizeService);

@@ -13,7 +13,6 @@
  * Nothing here imports Fastify or the web app, so a worker never loads the web stack.
  */
 import type { BlobStore } from '@mirror/engine';
-import { createFsBlobStore } from '@mirror/engine';
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
 import type { Config } from './config/env.js';
@@ -41,11 +40,8 @@ import {
 import { createThumbnailVersionJob } from './modules/screenshots/thumbnail-version.job.js';
 import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
 import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
-import { createS3BlobStore } from './platform/blobs/s3-blob-store.js';
-import {
-  createBrowserLauncher,
-  type BrowserLauncher,
-} from './platform/browser/browser-launcher.js';
+import { createBlobStore } from './platform/blobs/blob-store.js';
+import { createSandbox, type Sandbox } from './platform/sandbox/sandbox.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
 import { defineJob, type JobQueue } from './platform/jobs/job.js';
@@ -75,6 +71,8 @@ export interface Platform {
   limiter: RateLimiter;
   mailer: Mailer;
   blobs: BlobStore;
+  /** Runs work on strangers' pages (mirror runs, screenshots, exports) in child processes. */
+  sandbox: Sandbox;
   /** Active custom and parked domains, in memory for host routing and the TLS edge's ask. */
   domainRegistry: DomainRegistry;
   metrics: Metrics;
@@ -102,19 +100,13 @@ export async function createPlatform(
   );
   const database = deps.database ?? (await openDatabase(config.database));
   if (!deps.database) closers.push(() => database.destroy());
-  const s3 = config.mirror.s3;
-  const blobs: BlobStore = s3
-    ? createS3BlobStore({
-        bucket: s3.bucket,
-        prefix: s3.prefix,
-        client: {
-          region: s3.region,
-          forcePathStyle: s3.forcePathStyle,
-          ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
-          ...(s3.credentials ? { credentials: s3.credentials } : {}),
-        },
-      })
-    : createFsBlobStore(config.mirror.blobsDir);
+  const blobs = createBlobStore(config.mirror);
+  const sandbox = createSandbox({
+    blobs: { blobsDir: config.mirror.blobsDir, s3: config.mirror.s3 },
+    memoryMb: config.mirror.runMemoryMb,
+  });
+  // Runs still going when the process ends must not outlive it.
+  closers.push(() => sandbox.killAll());
   const domainRegistry = createDomainRegistry({ db: database.db, log });
   await domainRegistry.refresh();
   // Other processes' domain changes reach this one's routes within this time.
@@ -135,6 +127,7 @@ export async function createPlatform(
     limiter: createDbRateLimiter(database.db, config.rateLimitFactor),
     mailer: deps.mailer ?? createMailer(config.mail, log),
     blobs,
+    sandbox,
     domainRegistry,
     metrics: createMetrics(role),
     onClose(fn) {
@@ -181,7 +174,6 @@ export function createSitesHostOf(platform: Platform): SitesHost {
 /** The product's services and the jobs they queue. */
 export interface Services {
   jobs: JobQueue;
-  browser: BrowserLauncher;
   authService: AuthService;
   sitesService: SitesService;
   customizeService: CustomizeService;
@@ -230,20 +222,16 @@ export function createServices(
   // Other processes' sites hosts see a new live version within their host-answer TTL (2 s).
   const sitesHost = options.sitesHost ?? null;
   const onPublished = (siteId: string) => sitesHost?.invalidate(siteId);
-  // One Chromium per process, launched on first use (screenshots, thumbnails of versions).
-  const browser = createBrowserLauncher({ chromiumPath: config.mirror.chromiumPath, log });
-  platform.onClose(() => browser.close());
+  // Screenshots and version thumbnails: each in a sandboxed process with its own Chromium.
   const screenshotsService = createScreenshotsService({
     db,
     blobs,
-    browser,
+    sandbox: platform.sandbox,
     limiter,
     config,
     log,
   });
-  const thumbnailJob = register(
-    createThumbnailVersionJob({ db, blobs, screenshots: screenshotsService }),
-  );
+  const thumbnailJob = register(createThumbnailVersionJob({ db, screenshots: screenshotsService }));
   const onVersionReady = async (siteId: string, versionId: string) => {
     if (!config.mirror.versionThumbnails) return;
     // The version is served already; a missing thumbnail only leaves a card without a picture.
@@ -264,8 +252,8 @@ export function createServices(
   const mirrorJob = register(
     createMirrorSiteJob({
       db,
-      blobs,
       config,
+      sandbox: platform.sandbox,
       onPublished,
       onVersionReady,
       onMirrored: (copy) => metrics.mirrored(copy),
@@ -281,6 +269,7 @@ export function createServices(
     mirrorJob,
     limiter,
     config,
+    sandbox: platform.sandbox,
     onPublished,
   });
   const customizeService = createCustomizeService({
@@ -348,7 +337,6 @@ export function createServices(
   let started = false;
   return {
     jobs,
-    browser,
     authService: createAuthService({ db, mailer: platform.mailer, limiter, config, log }),
     sitesService,
     customizeService,

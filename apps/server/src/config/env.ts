@@ -81,6 +81,7 @@ const EnvSchema = z
     MIRROR_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     MIRROR_RENDER: z.enum(['auto', 'always', 'never']).default('auto'),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    MIRROR_RUN_MEMORY_MB: z.coerce.number().int().min(256).max(65_536).default(1536),
     VERSION_THUMBNAILS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
@@ -212,6 +213,11 @@ export interface Config {
     allowPrivateNetworks: boolean;
     render: 'auto' | 'always' | 'never';
     chromiumPath: string;
+    /**
+     * Memory of one sandboxed run (a mirror run, a screenshot, an export) and of the Chromium it
+     * starts, together; over it the run is killed and fails.
+     */
+    runMemoryMb: number;
     blobsDir: string;
     /** Blobs in an S3-compatible bucket instead of `blobsDir` when set. */
     s3:
@@ -340,6 +346,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       allowPrivateNetworks: env.MIRROR_ALLOW_PRIVATE_NETWORKS,
       render: env.MIRROR_RENDER,
       chromiumPath: env.CHROMIUM_PATH,
+      runMemoryMb: env.MIRROR_RUN_MEMORY_MB,
       blobsDir: path.join(dataDir, 'blobs'),
       s3: env.S3_BUCKET
         ? {

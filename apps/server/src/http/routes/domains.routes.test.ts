@@ -3,6 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
 import { spawnServer } from '../../test/spawn-server.js';
@@ -342,6 +344,66 @@ describe('upkeep', () => {
     expect((await t.app.inject({ url: `/api/domains/clone/${demo.id}/status` })).statusCode).toBe(
       404,
     );
+  });
+});
+
+describe('zip export', () => {
+  it('leaves nothing on disk when the client goes away mid-download', async () => {
+    // A site whose export is larger than the socket buffers: a 6 MB photo that does not compress.
+    const photo = randomBytes(6 * 1024 * 1024);
+    const origin = http.createServer((req, res) => {
+      if (req.url === '/photo.jpg')
+        return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
+      if (req.url === '/') {
+        return res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><title>Big</title><img src="/photo.jpg">');
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => origin.close(() => resolve())));
+    const t = await createTestApp({ ...SERVICE_ENV });
+    cleanups.push(() => t.close());
+    const owner = await signUp(t);
+    const sourceUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/`;
+    const { id } = (await clone(t, { sourceUrl }, owner.headers)).json();
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)?.status).toBe('completed');
+
+    // The export's temporary folder goes to a TMPDIR of this test's own.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'export-tmp-'));
+    const previousTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    cleanups.push(() => {
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (t.app.server.address() as AddressInfo).port;
+    for (let round = 0; round < 3; round++) {
+      await new Promise<void>((resolve, reject) => {
+        const request = http.get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/domains/clone/${id}/export.zip`,
+            headers: owner.headers,
+          },
+          (res) => {
+            expect(res.statusCode).toBe(200);
+            res.once('data', () => {
+              // The first bytes arrived, and the visitor closes the tab.
+              request.destroy();
+              resolve();
+            });
+          },
+        );
+        request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      });
+    }
+    const exports = () => fs.readdirSync(tmp).filter((name) => name.startsWith('mirror-export-'));
+    await expect.poll(exports, { timeout: 10_000 }).toEqual([]);
   });
 });
 

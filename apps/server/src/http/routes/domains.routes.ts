@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   AnalyticsQuery,
   AnalyticsResponse,
@@ -14,25 +11,13 @@ import {
   UpdateSiteBody,
   VersionParams,
 } from '@mirror/contract';
-import { exportStatic, readBlob, type Manifest } from '@mirror/engine';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import yazl from 'yazl';
 import { z } from 'zod';
 import { domainListItems } from '../../modules/domains/domains.service.js';
 import { optionalAuth, requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];
 const tags = ['sites'];
-
-/** Adds every file under `dir` to the zip, with paths relative to it. */
-function addFolder(zip: yazl.ZipFile, dir: string, prefix = ''): void {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) addFolder(zip, full, name);
-    else zip.addFile(full, name);
-  }
-}
 
 export const domainsRoutes: FastifyPluginAsyncZod = async (app) => {
   const sites = app.sitesService;
@@ -218,27 +203,11 @@ export const domainsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const hash = await sites.liveManifestHash(
-        (await requireAuth(request)).user,
-        request.params.id,
-      );
-      const manifest = JSON.parse((await readBlob(app.blobs, hash)).toString('utf8')) as Manifest;
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-export-'));
-      try {
-        await exportStatic(manifest, app.blobs, dir);
-      } catch (err) {
-        fs.rmSync(dir, { recursive: true, force: true });
-        throw err;
-      }
-      const zip = new yazl.ZipFile();
-      addFolder(zip, dir);
-      zip.end();
-      zip.outputStream.on('end', () => fs.rmSync(dir, { recursive: true, force: true }));
-      zip.outputStream.on('error', () => fs.rmSync(dir, { recursive: true, force: true }));
+      const zip = await sites.exportZip((await requireAuth(request)).user, request.params.id);
       return reply
         .type('application/zip')
         .header('content-disposition', `attachment; filename="site-${request.params.id}.zip"`)
-        .send(zip.outputStream);
+        .send(zip);
     },
   );
 

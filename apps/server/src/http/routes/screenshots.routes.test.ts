@@ -7,6 +7,7 @@ import {
   startScreenshotSite,
   type ScreenshotSite,
 } from '../../test/screenshot-fixtures.js';
+import { createBrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import { signUp } from '../../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -44,7 +45,7 @@ describe('POST /api/domains/screenshot', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: HTTP_FALLBACK_MESSAGES[401] });
     }
-    expect(t.app.browser.stats().launches).toBe(0);
+    expect(t.app.sandbox.started).toBe(0);
   });
 
   it('refuses URLs that are not http(s) websites', async () => {
@@ -63,7 +64,7 @@ describe('POST /api/domains/screenshot', () => {
       expect(res.json()).toEqual({ message: SCREENSHOT_MESSAGES.urlInvalid });
     }
     expect((await shoot(t, {}, headers)).statusCode).toBe(400);
-    expect(t.app.browser.stats().launches).toBe(0);
+    expect(t.app.sandbox.started).toBe(0);
   });
 
   it('refuses loopback, private and metadata addresses without launching Chromium', async () => {
@@ -84,7 +85,7 @@ describe('POST /api/domains/screenshot', () => {
     for (const url of ['http://[::1]/', 'http://[::ffff:169.254.169.254]/']) {
       expect((await shoot(t, { url }, headers)).statusCode, url).toBe(400);
     }
-    expect(t.app.browser.stats().launches).toBe(0);
+    expect(t.app.sandbox.started).toBe(0);
   });
 
   it('captures a page as a 640 px JPEG, serves it, and answers again from the cache', async () => {
@@ -106,18 +107,17 @@ describe('POST /api/domains/screenshot', () => {
     expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(jpegSize(image.rawPayload)).toEqual({ width: 640, height: 400 });
     // The stylesheet made it into the picture: the page is red.
-    expect(closeTo(await pixelAt(t.app.browser, image.rawPayload, 600, 380), [220, 30, 30])).toBe(
-      true,
-    );
+    const browser = createBrowserLauncher({ chromiumPath: t.config.mirror.chromiumPath });
+    cleanups.push(() => browser.close());
+    expect(closeTo(await pixelAt(browser, image.rawPayload, 600, 380), [220, 30, 30])).toBe(true);
 
-    const launches = t.app.browser.stats().launches;
-    const pages = t.app.browser.stats().pages;
+    const started = t.app.sandbox.started;
     const requests = s.hits.get('/');
     // The same site without the trailing slash: the cached one.
     const again = await shoot(t, { url: s.url }, headers);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(body);
-    expect(t.app.browser.stats()).toMatchObject({ launches, pages });
+    expect(t.app.sandbox.started).toBe(started);
     expect(s.hits.get('/')).toBe(requests);
   });
 
@@ -131,7 +131,7 @@ describe('POST /api/domains/screenshot', () => {
     for (const answer of answers) expect(answer.statusCode).toBe(200);
     expect(new Set(answers.map((a) => a.json().screenshot as string)).size).toBe(1);
     expect(s.hits.get('/?same=1')).toBe(1);
-    expect(t.app.browser.stats().pages).toBe(1);
+    expect(t.app.sandbox.started).toBe(1);
   });
 
   it('follows the main page redirect and reports a page that cannot load', async () => {

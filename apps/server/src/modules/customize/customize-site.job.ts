@@ -7,6 +7,7 @@ import {
 } from '@mirror/contract';
 import {
   applyPlan,
+  failedCount,
   outlinePage,
   type BlobStore,
   type PageOutline,
@@ -204,7 +205,12 @@ export function createCustomizeSiteJob(
           await completeVersion(
             trx,
             versionId,
-            { manifestHash, manifest, finishedAt },
+            {
+              manifestHash,
+              stats: manifest.stats,
+              failed: failedCount(manifest),
+              finishedAt,
+            },
             {
               plan: JSON.stringify(applied),
               changes: JSON.stringify(changes),

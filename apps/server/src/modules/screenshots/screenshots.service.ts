@@ -1,29 +1,24 @@
 import { normalizeSourceUrl, SCREENSHOT_FILE_PATTERN, SCREENSHOT_MESSAGES } from '@mirror/contract';
-import {
-  assertPublicUrl,
-  RefusedAddressError,
-  type BlobStore,
-  type Manifest,
-  type SafeLookupOptions,
-} from '@mirror/engine';
+import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.js';
 import { AppError, badRequest, notFound, tooManyRequests } from '../../http/app-error.js';
-import type { BrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
-import { captureUrl, CaptureFailedError, CaptureTimeoutError } from './capture-url.js';
+import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
+import { SandboxError, SandboxTaskError, type Sandbox } from '../../platform/sandbox/sandbox.js';
+import { createSemaphore } from '../../lib/semaphore.js';
+import { CAPTURE_DEFAULTS } from './capture-url.js';
 import {
   findFreshScreenshot,
   isScreenshotHash,
   saveScreenshot,
   type ScreenshotRecord,
 } from './screenshots.repository.js';
+import { screenshotTask, type ScreenshotInput } from './screenshot.task.js';
 import { THUMBNAIL } from './thumbnail.js';
-import { captureVersionThumbnail } from './version-thumbnail.js';
 
-export { captureVersionThumbnail } from './version-thumbnail.js';
 export { THUMBNAIL } from './thumbnail.js';
 
 const MINUTE = 60_000;
@@ -34,16 +29,20 @@ export const SCREENSHOT_TTL_MS = 24 * 60 * MINUTE;
 export const SCREENSHOT_RATE_LIMIT: RateLimitRule = { limit: 20, windowMs: 10 * MINUTE };
 /** Version thumbnails never go stale: a version is immutable. */
 const VERSION_TTL_MS = 100 * 365 * 24 * 60 * MINUTE;
+/** Screenshots taken at once by this process, each a sandboxed process with its own Chromium. */
+export const SCREENSHOT_SLOTS = 2;
+/** A screenshot's sandbox lives this much longer than its capture: start-up and Chromium's launch. */
+const SANDBOX_GRACE_MS = 15_000;
 
 export interface ScreenshotsServiceDeps {
   db: Db;
   blobs: BlobStore;
-  browser: BrowserLauncher;
+  sandbox: Sandbox;
   limiter: RateLimiter;
   config: Config;
   log: FastifyBaseLogger;
-  /** TEST-ONLY: a resolver and exempt addresses for the address policy. */
-  net?: SafeLookupOptions;
+  /** TEST-ONLY: names and exempt addresses for the address policy (see NetSettings). */
+  net?: Omit<NetSettings, 'allowPrivateNetworks'>;
   /** Default 15 s. */
   timeoutMs?: number;
 }
@@ -68,11 +67,27 @@ function failed(status: 502 | 503 | 504, message: string): AppError {
 }
 
 export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
-  const { db, blobs, browser, limiter, config, log } = deps;
-  const net: SafeLookupOptions = {
+  const { db, blobs, sandbox, limiter, config, log } = deps;
+  const net: NetSettings = {
     allowPrivateNetworks: config.mirror.allowPrivateNetworks,
     ...deps.net,
   };
+  const slots = createSemaphore(SCREENSHOT_SLOTS);
+  const timeoutMs = deps.timeoutMs ?? CAPTURE_DEFAULTS.timeoutMs;
+
+  /** Runs a capture in the sandbox; the JPEG's bytes. */
+  async function shoot(input: ScreenshotInput): Promise<Buffer> {
+    const release = await slots.acquire();
+    try {
+      const { output } = await sandbox.run(screenshotTask, input, {
+        timeoutMs: timeoutMs + SANDBOX_GRACE_MS,
+        log,
+      });
+      return Buffer.from(output.buffer, output.byteOffset, output.byteLength);
+    } finally {
+      release();
+    }
+  }
   /** Captures under way in this process, by URL: concurrent requests share one. */
   const inFlight = new Map<string, Promise<StoredScreenshot>>();
 
@@ -83,7 +98,7 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
     const url = new URL(normalized);
     url.hash = '';
     try {
-      await assertPublicUrl(url, net);
+      await assertPublicUrl(url, safeLookupOptions(net));
     } catch (error) {
       if (error instanceof RefusedAddressError) throw badRequest(SCREENSHOT_MESSAGES.refused);
       const code = (error as { code?: unknown }).code;
@@ -112,17 +127,27 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
   async function capture(url: string): Promise<StoredScreenshot> {
     let image: Buffer;
     try {
-      image = await captureUrl(url, { browser, net, timeoutMs: deps.timeoutMs });
+      image = await shoot({
+        kind: 'url',
+        url,
+        net,
+        timeoutMs,
+        chromiumPath: config.mirror.chromiumPath,
+      });
     } catch (error) {
-      if (error instanceof CaptureTimeoutError) {
+      const name = error instanceof SandboxTaskError ? error.taskErrorName : undefined;
+      const timedOut =
+        name === 'CaptureTimeoutError' ||
+        (error instanceof SandboxError && error.reason === 'timeout');
+      if (timedOut) {
         log.info({ url }, 'screenshot timed out');
         throw failed(504, SCREENSHOT_MESSAGES.timedOut);
       }
-      if (error instanceof CaptureFailedError) {
+      if (name === 'CaptureFailedError') {
         // The page redirected to an address the policy refuses: the same answer as asking for it.
-        if (error.cause instanceof RefusedAddressError)
+        if ((error as SandboxTaskError).causeCode === 'EREFUSEDADDRESS')
           throw badRequest(SCREENSHOT_MESSAGES.refused);
-        log.info({ url, reason: error.message }, 'screenshot failed');
+        log.info({ url, reason: (error as Error).message }, 'screenshot failed');
         throw failed(502, SCREENSHOT_MESSAGES.failed);
       }
       const message = error instanceof Error ? error.message : String(error);
@@ -162,8 +187,12 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
      * A thumbnail of a mirrored version (site cards, dashboard), made from its manifest without
      * any network, stored and recorded so GET /screenshots serves it.
      */
-    async versionThumbnail(versionId: string, manifest: Manifest): Promise<StoredScreenshot> {
-      const image = await captureVersionThumbnail(manifest, blobs, { browser });
+    async versionThumbnail(versionId: string, manifestHash: string): Promise<StoredScreenshot> {
+      const image = await shoot({
+        kind: 'version',
+        manifestHash,
+        chromiumPath: config.mirror.chromiumPath,
+      });
       return store(`version:${versionId}`, image, VERSION_TTL_MS);
     },
 

@@ -1,8 +1,6 @@
-import type { BlobStore } from '@mirror/engine';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/database.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
-import { loadManifest } from '../sites/manifests.js';
 import { setVersionThumbnail } from '../sites/sites.repository.js';
 import type { ScreenshotsService } from './screenshots.service.js';
 
@@ -11,7 +9,6 @@ export type ThumbnailVersionPayload = z.infer<typeof ThumbnailVersionPayload>;
 
 export interface ThumbnailVersionDeps {
   db: Db;
-  blobs: BlobStore;
   screenshots: Pick<ScreenshotsService, 'versionThumbnail'>;
 }
 
@@ -22,7 +19,7 @@ export interface ThumbnailVersionDeps {
 export function createThumbnailVersionJob(
   deps: ThumbnailVersionDeps,
 ): JobDefinition<ThumbnailVersionPayload> {
-  const { db, blobs, screenshots } = deps;
+  const { db, screenshots } = deps;
   return defineJob({
     name: 'thumbnail-version',
     payload: ThumbnailVersionPayload,
@@ -31,14 +28,13 @@ export function createThumbnailVersionJob(
     async handle({ versionId }) {
       const version = await db
         .selectFrom('site_versions')
-        .select(['status', 'thumbnail_hash'])
+        .select(['status', 'thumbnail_hash', 'manifest_hash'])
         .where('id', '=', versionId)
         .executeTakeFirst();
       // Deleted meanwhile, not finished, or done already (a retried job).
       if (!version || version.status !== 'completed' || version.thumbnail_hash) return;
-      const manifest = await loadManifest(db, blobs, versionId);
-      if (!manifest) return;
-      const { hash } = await screenshots.versionThumbnail(versionId, manifest);
+      if (!version.manifest_hash) return;
+      const { hash } = await screenshots.versionThumbnail(versionId, version.manifest_hash);
       await setVersionThumbnail(db, versionId, hash);
     },
   });

@@ -13,6 +13,7 @@ import { mirrorSite, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { createTestApp, waitFor } from '../../test/test-app.js';
 import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import { saveManifest } from '../sites/manifests.js';
 import { createScreenshotsService } from './screenshots.service.js';
 import { captureVersionThumbnail, findEntry } from './version-thumbnail.js';
 
@@ -124,12 +125,15 @@ describe('captureVersionThumbnail', () => {
     const service = createScreenshotsService({
       db: t.app.database.db,
       blobs: t.app.blobs,
-      browser: t.app.browser,
+      sandbox: t.app.sandbox,
       limiter: createDbRateLimiter(t.app.database.db),
       config: t.config,
       log: t.app.log,
     });
-    const stored = await service.versionThumbnail('version-1', manifest);
+    const stored = await service.versionThumbnail(
+      'version-1',
+      await saveManifest(t.app.blobs, manifest),
+    );
     const res = await t.app.inject({ method: 'GET', url: stored.path });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/jpeg');

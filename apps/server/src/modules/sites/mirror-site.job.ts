@@ -6,18 +6,20 @@ import {
   type MirrorLimits,
   type PlanId,
 } from '@mirror/contract';
-import {
-  mirror,
-  MirrorError,
-  type BlobStore,
-  type Manifest,
-  type ProgressEvent,
-} from '@mirror/engine';
+import type { ProgressEvent } from '@mirror/engine';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
+import {
+  SandboxError,
+  SandboxTaskError,
+  type Sandbox,
+  type SandboxUsage,
+} from '../../platform/sandbox/sandbox.js';
+import type { NetSettings } from '../../platform/sandbox/net-settings.js';
+import { mirrorRunTask, type MirrorRunOutput } from './mirror-run.task.js';
 import {
   completeVersion,
   failFollowUps,
@@ -26,7 +28,6 @@ import {
   findVersion,
   updateRunState,
 } from './sites.repository.js';
-import { loadManifest, saveManifest } from './manifests.js';
 
 /** Tries of one run before it is reported as failed. */
 const MAX_ATTEMPTS = 3;
@@ -35,10 +36,38 @@ const MAX_ATTEMPTS = 3;
 export const DISK_FULL_MESSAGE =
   'The server ran out of disk space while storing the copy. The previous version is still online; please try again later.';
 
-/** Out of disk space: the engine's storage failure (the run stops at the first refused write) or a write here. */
+/** Every failure the sandbox reports (a limit, a crash) starts with this. */
+export const RUN_FAILED_PREFIX = 'This site could not be copied: ';
+
+/**
+ * Time a run gets past its plan's limit before it is killed: the engine stops fetching at the
+ * limit by itself, then still rewrites and stores what it copied.
+ */
+export function runGraceMs(limits: MirrorLimits): number {
+  return Math.max(30_000, Math.round(limits.maxTimeMs * 0.1));
+}
+
+function minutes(ms: number): string {
+  const n = Math.round(ms / 60_000);
+  return n === 1 ? '1 minute' : `${n} minutes`;
+}
+
+/** A plain sentence for a run the sandbox ended (none of them says anything about the server). */
+export function sandboxFailureMessage(error: SandboxError, limits: MirrorLimits): string {
+  switch (error.reason) {
+    case 'timeout':
+      return `${RUN_FAILED_PREFIX}it was still running after the ${minutes(limits.maxTimeMs)} a copy may take.`;
+    case 'memory':
+      return `${RUN_FAILED_PREFIX}it needed more memory than a copy may use. A site this large or complex may need a smaller page limit.`;
+    default:
+      return `${RUN_FAILED_PREFIX}the copying process stopped unexpectedly. Please try again later.`;
+  }
+}
+
+/** Out of disk space: the engine's storage failure (the run stops at the first refused write). */
 function isDiskFull(err: unknown): boolean {
-  const cause = err instanceof MirrorError && err.code === 'storage' ? err.cause : err;
-  const code = cause instanceof Error && 'code' in cause ? String(cause.code) : '';
+  if (!(err instanceof SandboxTaskError)) return false;
+  const code = err.code === 'storage' ? err.causeCode : err.code;
   return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
@@ -47,8 +76,10 @@ export type MirrorSitePayload = z.infer<typeof MirrorSitePayload>;
 
 export interface MirrorSiteDeps {
   db: Db;
-  blobs: BlobStore;
   config: Config;
+  sandbox: Sandbox;
+  /** TEST-ONLY: the address policy's exempt addresses and names (default: the configuration's). */
+  net?: Omit<NetSettings, 'allowPrivateNetworks'>;
   /** Tells the sites host that a site's live version changed. */
   onPublished(siteId: string): void;
   /** A version completed (thumbnails are made from here). */
@@ -82,17 +113,51 @@ function limitsFor(plan: PlanId | null): MirrorLimits {
 }
 
 /**
- * One mirror run: the engine writes blobs and a manifest; the version becomes live in one update
- * when the run succeeds. A failed or killed run leaves what is served untouched; a killed run's job
- * is picked up again and starts the version over (blobs already stored are not downloaded twice).
+ * One mirror run: the engine writes blobs and a manifest, in a sandboxed process; the version
+ * becomes live in one update when the run succeeds. A failed or killed run leaves what is served
+ * untouched; a killed run's job is picked up again and starts the version over (blobs already
+ * stored are not downloaded twice), at most MAX_ATTEMPTS times in all.
  */
 export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorSitePayload> {
-  const { db, blobs, config } = deps;
+  const { db, config, sandbox } = deps;
+  const net: NetSettings = {
+    allowPrivateNetworks: config.mirror.allowPrivateNetworks,
+    ...deps.net,
+  };
+
+  /** Ends the run as failed: the version is marked so, what is served stays as it was. */
+  async function failRun(siteId: string, versionId: string, message: string, progress: number) {
+    await db
+      .updateTable('site_versions')
+      .set({ status: 'failed', error: message, finished_at: new Date().toISOString() })
+      .where('id', '=', versionId)
+      .execute();
+    await updateRunState(db, siteId, {
+      status: 'failed',
+      current_status: CLONE_STATUS_TEXTS.failed,
+      progress,
+      estimated_time: null,
+      error: message,
+    });
+    await failFollowUps(db, versionId, `The mirror failed: ${message}`);
+  }
+
   return defineJob({
     name: 'mirror-site',
     payload: MirrorSitePayload,
     maxAttempts: MAX_ATTEMPTS,
     backoffMs: 5_000,
+    async onAbandoned({ siteId, versionId }) {
+      const version = await findVersion(db, siteId, versionId);
+      if (!version || version.status === 'completed' || version.status === 'failed') return;
+      const site = await findSite(db, siteId);
+      await failRun(
+        siteId,
+        versionId,
+        `${RUN_FAILED_PREFIX}the copying process stopped unexpectedly, ${MAX_ATTEMPTS} times. Please try again later.`,
+        site?.progress ?? 0,
+      );
+    },
     async handle({ siteId, versionId }, context) {
       const site = await findSite(db, siteId);
       const version = site ? await findVersion(db, siteId, versionId) : undefined;
@@ -123,7 +188,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       // Progress writes are throttled and chained, so they never overlap or arrive out of order.
       let writes = Promise.resolve();
       let lastWrite = 0;
-      const onProgress = (event: ProgressEvent) => {
+      const onProgress = (value: unknown) => {
+        const event = value as ProgressEvent;
         progress = Math.max(progress, Math.min(0.97, 0.05 + 0.92 * event.progress));
         const now = Date.now();
         if (now - lastWrite < 1_000) return;
@@ -142,69 +208,75 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           });
       };
 
-      /** Ends the run as failed: the version is marked so, what is served stays as it was. */
-      const failRun = async (message: string) => {
-        await db
-          .updateTable('site_versions')
-          .set({ status: 'failed', error: message, finished_at: new Date().toISOString() })
-          .where('id', '=', versionId)
-          .execute();
-        await updateRunState(db, siteId, {
-          status: 'failed',
-          current_status: CLONE_STATUS_TEXTS.failed,
-          progress,
-          estimated_time: null,
-          error: message,
-        });
-        await failFollowUps(db, versionId, `The mirror failed: ${message}`);
-      };
-      // A full disk fails the run at once; trying again soon would not help.
-      const failDiskFull = async (err?: unknown) => {
-        context.log.error({ err }, 'the blob store is out of disk space; the mirror failed');
-        await failRun(DISK_FULL_MESSAGE);
-      };
-
-      const previous = site.live_version_id
-        ? await loadManifest(db, blobs, site.live_version_id)
+      const live = site.live_version_id
+        ? await findVersion(db, siteId, site.live_version_id)
         : undefined;
-      let manifest: Manifest;
+      const previousManifestHash = live?.manifest_hash ?? undefined;
+      const fail = (message: string) => failRun(siteId, versionId, message, progress);
+      const ended = (outcome: string, usage: SandboxUsage, reason?: string) =>
+        context.log.info(
+          { siteId, versionId, outcome, ...usage, ...(reason ? { reason } : {}) },
+          'mirror run ended',
+        );
+      let output: MirrorRunOutput;
       try {
-        manifest = await mirror({
-          url: site.source_url,
-          store: blobs,
-          allowPrivateNetworks: config.mirror.allowPrivateNetworks,
-          render: config.mirror.render,
-          chromiumPath: config.mirror.chromiumPath,
-          maxPages: limits.maxPages,
-          maxBytes: limits.maxBytes,
-          maxTimeMs: limits.maxTimeMs,
-          maxFileBytes: limits.maxFileBytes,
-          signal: context.signal,
-          onProgress,
-          ...(previous ? { previous } : {}),
-        });
+        const result = await sandbox.run(
+          mirrorRunTask,
+          {
+            url: site.source_url,
+            limits,
+            render: config.mirror.render,
+            chromiumPath: config.mirror.chromiumPath,
+            net,
+            ...(previousManifestHash ? { previousManifestHash } : {}),
+          },
+          {
+            timeoutMs: limits.maxTimeMs + runGraceMs(limits),
+            signal: context.signal,
+            onProgress,
+            log: context.log,
+          },
+        );
+        output = result.output;
+        ended('completed', result.usage);
       } catch (err) {
         await writes;
-        if (context.signal.aborted) throw err;
-        if (isDiskFull(err)) return failDiskFull(err);
-        const permanent = err instanceof MirrorError || context.attempt >= MAX_ATTEMPTS;
-        if (!permanent) throw err;
-        await failRun(err instanceof Error ? err.message : String(err));
-        return;
+        const usage = (err as { usage?: SandboxUsage }).usage ?? { peakBytes: 0, durationMs: 0 };
+        if (context.signal.aborted) {
+          ended('requeued', usage);
+          throw err;
+        }
+        ended('failed', usage, err instanceof Error ? err.message : String(err));
+        if (isDiskFull(err)) {
+          context.log.error({ err }, 'the blob store is out of disk space; the mirror failed');
+          return fail(DISK_FULL_MESSAGE);
+        }
+        // The engine's own verdicts (a refused address, nothing to fetch) and the sandbox's limits
+        // are final; a crash may be bad luck and is tried again.
+        if (err instanceof SandboxTaskError && err.taskErrorName === 'MirrorError')
+          return fail(err.message);
+        if (err instanceof SandboxError && err.reason !== 'crashed')
+          return fail(sandboxFailureMessage(err, limits));
+        if (context.attempt >= MAX_ATTEMPTS) {
+          return fail(
+            err instanceof SandboxError
+              ? sandboxFailureMessage(err, limits)
+              : `${RUN_FAILED_PREFIX}${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+        throw err;
       }
       await writes;
 
-      let manifestHash: string;
-      try {
-        manifestHash = await saveManifest(blobs, manifest);
-      } catch (err) {
-        if (isDiskFull(err)) return failDiskFull(err);
-        throw err;
-      }
       const finishedAt = new Date().toISOString();
       const followUp = deps.startFollowUp ? await findFollowUp(db, versionId) : undefined;
       await db.transaction().execute(async (trx) => {
-        await completeVersion(trx, versionId, { manifestHash, manifest, finishedAt });
+        await completeVersion(trx, versionId, {
+          manifestHash: output.manifestHash,
+          stats: output.stats,
+          failed: output.failed,
+          finishedAt,
+        });
         await trx
           .updateTable('sites')
           .set({
@@ -230,13 +302,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           .execute();
       });
       deps.onPublished(siteId);
-      let pages = 0;
-      let bytes = 0;
-      for (const entry of manifest.entries) {
-        if (entry.kind === 'page') pages += 1;
-        bytes += entry.size;
-      }
-      deps.onMirrored?.({ pages, bytes });
+      deps.onMirrored?.({ pages: output.pages, bytes: output.bytes });
       await deps.onVersionReady?.(siteId, versionId);
       if (followUp) await deps.startFollowUp!(siteId, followUp.id);
     },

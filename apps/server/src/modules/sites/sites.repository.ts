@@ -1,4 +1,4 @@
-import type { Manifest } from '@mirror/engine';
+import type { MirrorStats } from '@mirror/engine';
 import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus, SiteVersionsTable } from '../../platform/db/schema.js';
 import type { Updateable } from 'kysely';
@@ -109,10 +109,16 @@ export async function nextVersionNumber(db: Db, siteId: string): Promise<number>
 export async function completeVersion(
   db: Db,
   versionId: string,
-  done: { manifestHash: string; manifest: Manifest; finishedAt: string },
+  done: {
+    manifestHash: string;
+    stats: Pick<MirrorStats, 'pages' | 'assets' | 'bytes'>;
+    /** URLs that failed, in all. */
+    failed: number;
+    finishedAt: string;
+  },
   extra: Pick<Updateable<SiteVersionsTable>, 'plan' | 'changes' | 'unparsed' | 'draft'> = {},
 ): Promise<void> {
-  const { stats, failures } = done.manifest;
+  const { stats, failed } = done;
   await db
     .updateTable('site_versions')
     .set({
@@ -121,7 +127,7 @@ export async function completeVersion(
       pages: stats.pages,
       assets: stats.assets,
       bytes: stats.bytes,
-      failed_urls: failures.length,
+      failed_urls: failed,
       finished_at: done.finishedAt,
       ...extra,
     })

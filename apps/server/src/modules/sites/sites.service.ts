@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   CLONE_STATUS_TEXTS,
   DEMO_RETENTION_DAYS,
@@ -17,6 +20,7 @@ import {
   versionPreviewLabel,
 } from '@mirror/contract';
 import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
+import yazl from 'yazl';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import {
@@ -31,7 +35,9 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import type { Sandbox } from '../../platform/sandbox/sandbox.js';
 import { screenshotPath } from '../screenshots/screenshots.service.js';
+import { exportSiteTask } from './export-site.task.js';
 import type { MirrorSitePayload } from './mirror-site.job.js';
 import {
   claimDemoSites,
@@ -119,8 +125,22 @@ export interface SitesServiceDeps {
   mirrorJob: JobDefinition<MirrorSitePayload>;
   limiter: RateLimiter;
   config: Config;
+  sandbox: Sandbox;
   /** Tells the sites host that a site's live version changed or the site is gone. */
   onPublished(siteId: string): void;
+}
+
+/** Time an export of a site's static folder may take. */
+export const EXPORT_TIMEOUT_MS = 5 * 60_000;
+
+/** Adds every file under `dir` to the zip, with paths relative to it. */
+function addFolder(zip: yazl.ZipFile, dir: string, prefix = ''): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) addFolder(zip, full, name);
+    else zip.addFile(full, name);
+  }
 }
 
 export function createSitesService(deps: SitesServiceDeps) {
@@ -488,7 +508,11 @@ export function createSitesService(deps: SitesServiceDeps) {
     },
 
     /** What the static export of a site reads (counted against the export limit). */
-    async liveManifestHash(user: UserRow, id: string): Promise<string> {
+    /**
+     * The live version as a zip of a static folder. The folder is written by a sandboxed run and
+     * removed as soon as the zip stream closes: sent, failed, or abandoned by the client.
+     */
+    async exportZip(user: UserRow, id: string): Promise<NodeJS.ReadableStream> {
       const site = await ownedSite(user, id);
       const version = site.live_version_id
         ? await findVersion(db, site.id, site.live_version_id)
@@ -497,7 +521,23 @@ export function createSitesService(deps: SitesServiceDeps) {
         throw new AppError('no_live_version', 409, 'This site has no completed mirror yet.');
       const hit = await deps.limiter.hit(`export:user:${user.id}`, EXPORT_RATE_LIMIT);
       if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
-      return version.manifest_hash;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-export-'));
+      const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
+      try {
+        await deps.sandbox.run(
+          exportSiteTask,
+          { manifestHash: version.manifest_hash, dir },
+          { timeoutMs: EXPORT_TIMEOUT_MS },
+        );
+        const zip = new yazl.ZipFile();
+        addFolder(zip, dir);
+        zip.end();
+        zip.outputStream.once('close', removeDir);
+        return zip.outputStream;
+      } catch (err) {
+        removeDir();
+        throw err;
+      }
     },
 
     async analytics(

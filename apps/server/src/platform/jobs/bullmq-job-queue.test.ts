@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -187,6 +187,49 @@ describe.skipIf(!redisUrl)('BullMQ job queue', () => {
       { attempt: 1, worker: 'first' },
       { attempt: 1, worker: 'second' },
     ]);
+  });
+
+  it('counts a try whose worker died: a job that kills its worker every time ends failed', async () => {
+    const { make, prefix } = setup({ leaseMs: 1_000 });
+    const abandoned: unknown[] = [];
+    const deadly = defineJob({
+      name: 'deadly',
+      payload: z.object({ site: z.string() }),
+      maxAttempts: 2,
+      backoffMs: 10,
+      handle: async () => undefined,
+      onAbandoned: async (payload) => void abandoned.push(payload),
+    });
+    const id = await make().enqueue(deadly, { site: 's1' });
+    // Two workers take it and die holding it (closed without a word: the lock is never renewed).
+    let runs = 0;
+    for (let death = 1; death <= 2; death++) {
+      const dying = new Worker(
+        'jobs',
+        () => {
+          runs++;
+          return new Promise<void>(() => undefined);
+        },
+        {
+          connection: new Redis(redisUrl!, { maxRetriesPerRequest: null }),
+          prefix,
+          lockDuration: 1_000,
+          stalledInterval: 500,
+        },
+      );
+      await waitFor(() => (runs === death ? true : undefined), 15_000);
+      await dying.close(true);
+    }
+    const survivor = make();
+    survivor.register(deadly);
+    survivor.start();
+    await waitFor(
+      async () => ((await stateOf(prefix, id)).state === 'failed' ? true : undefined),
+      20_000,
+    );
+    expect(runs).toBe(2);
+    expect(abandoned).toEqual([{ site: 's1' }]);
+    expect((await stateOf(prefix, id)).reason).toBe('its process died during the last try');
   });
 
   it('runs a server configured with REDIS_URL: a mirror completes through BullMQ', async () => {

@@ -43,11 +43,29 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
   let worker: Worker | null = null;
   const schedules: { definition: JobDefinition<unknown>; everyMs: number }[] = [];
 
+  /** Lets the job's definition record the failure where users see it. */
+  async function abandon(definition: JobDefinition<unknown>, job: Job<StoredJob>): Promise<void> {
+    const jobLog = log.child({ jobId: job.id, job: job.name });
+    jobLog.warn('job failed: its process died during the last try');
+    if (!definition.onAbandoned) return;
+    try {
+      await definition.onAbandoned(definition.payload.parse(job.data.payload), jobLog);
+    } catch (err) {
+      jobLog.error({ err }, 'recording an abandoned job failed');
+    }
+  }
+
   async function processJob(job: Job<StoredJob>, token?: string, signal?: AbortSignal) {
     const definition = definitions.get(job.name);
     if (!definition) throw new UnrecoverableError(`no job definition named ${job.name}`);
-    const attempt = job.attemptsMade + 1;
+    // A try whose worker died (the job stalled) counts like one that failed: a job that kills its
+    // worker every time must end, not run forever.
+    const attempt = job.attemptsMade + job.stalledCounter + 1;
     const jobLog = log.child({ jobId: job.id, job: job.name, attempt });
+    if (attempt > definition.maxAttempts) {
+      await abandon(definition, job);
+      throw new UnrecoverableError('its process died during the last try');
+    }
     const abort = signal ?? new AbortController().signal;
     try {
       const payload = definition.payload.parse(job.data.payload);
@@ -125,9 +143,16 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
         concurrency: options.concurrency,
         lockDuration: leaseMs,
         stalledInterval: Math.max(1_000, Math.floor(leaseMs / 2)),
-        maxStalledCount: 3,
+        // Tries are counted in processJob, stalls included; BullMQ's limit only backs that up.
+        maxStalledCount: 10,
       });
       worker.on('error', (err) => log.error({ err }, 'job worker error'));
+      // BullMQ's own limit on stalls (set above our tries, so this is a last resort).
+      worker.on('failed', (job, err) => {
+        const definition = job ? definitions.get(job.name) : undefined;
+        if (job && definition && /stalled more than allowable limit/.test(err.message))
+          void abandon(definition, job);
+      });
     },
     async stop(graceMs = 10_000) {
       const current = worker;

@@ -13,6 +13,11 @@ export interface JobDefinition<P> {
   /** Wait before the second try; doubled for each try after that (with jitter). */
   backoffMs: number;
   handle(payload: P, context: JobContext): Promise<void>;
+  /**
+   * The job is given up without its handler having ended it: its process died during the last try
+   * (killed, out of memory). Records the failure where users see it; may run more than once.
+   */
+  onAbandoned?(payload: P, log: FastifyBaseLogger): Promise<void>;
 }
 
 export interface JobContext {

@@ -140,6 +140,41 @@ describe('local job queue', () => {
     expect(runs).toBe(1);
   });
 
+  it('ends a job whose process died during its last try, and tells its definition', async () => {
+    const { db, queue } = await setup({ leaseMs: 1000 });
+    let runs = 0;
+    const abandoned: unknown[] = [];
+    const job = defineJob({
+      name: 'poison',
+      payload: z.object({ site: z.string() }),
+      maxAttempts: 3,
+      backoffMs: 10,
+      handle: async () => void runs++,
+      onAbandoned: async (payload) => void abandoned.push(payload),
+    });
+    queue.register(job);
+    const id = await queue.enqueue(job, { site: 's1' });
+    // Its third try killed its process (as a run that crashes its worker would): lease expired.
+    await db
+      .updateTable('jobs')
+      .set({
+        status: 'running',
+        locked_by: 'dead-host:1',
+        locked_until: new Date(Date.now() - 1).toISOString(),
+        attempts: 3,
+      })
+      .where('id', '=', id)
+      .execute();
+    queue.start();
+    await waitFor(async () => ((await jobRow(id)).status === 'failed' ? true : undefined));
+    await waitFor(() => (abandoned.length > 0 ? true : undefined));
+    // Given a few more polls, it is never run again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(runs).toBe(0);
+    expect(abandoned).toEqual([{ site: 's1' }]);
+    expect(await jobRow(id)).toMatchObject({ status: 'failed', attempts: 3 });
+  });
+
   it('gives running jobs back to the queue when it drains', async () => {
     const { queue } = await setup();
     const job = defineJob({

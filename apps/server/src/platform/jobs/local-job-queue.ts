@@ -37,13 +37,47 @@ export function createLocalJobQueue(
   const now = () => new Date().toISOString();
   const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 
+  /**
+   * Jobs whose process died (lease ran out) go back to the queue, unless that was their last try:
+   * a job that kills its worker every time must end, not run forever. The dead try counted when it
+   * was claimed.
+   */
   async function requeueExpired(): Promise<void> {
+    const at = now();
+    const abandoned = await db
+      .updateTable('jobs')
+      .set({
+        status: 'failed',
+        locked_by: null,
+        locked_until: null,
+        last_error: 'its process died during the last try',
+        updated_at: at,
+      })
+      .where('status', '=', 'running')
+      .where('locked_until', '<', at)
+      .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
+      .returning(['id', 'name', 'payload'])
+      .execute();
+    for (const job of abandoned) await abandon(job);
     await db
       .updateTable('jobs')
-      .set({ status: 'queued', locked_by: null, locked_until: null, updated_at: now() })
+      .set({ status: 'queued', locked_by: null, locked_until: null, updated_at: at })
       .where('status', '=', 'running')
-      .where('locked_until', '<', now())
+      .where('locked_until', '<', at)
       .execute();
+  }
+
+  /** Lets the job's definition record the failure where users see it. */
+  async function abandon(job: { id: string; name: string; payload: string }): Promise<void> {
+    const definition = definitions.get(job.name);
+    const jobLog = log.child({ jobId: job.id, job: job.name });
+    jobLog.warn('job failed: its process died during the last try');
+    if (!definition?.onAbandoned) return;
+    try {
+      await definition.onAbandoned(definition.payload.parse(JSON.parse(job.payload)), jobLog);
+    } catch (err) {
+      jobLog.error({ err }, 'recording an abandoned job failed');
+    }
   }
 
   async function claim() {

@@ -1,0 +1,83 @@
+/**
+ * One mirror run, as a sandboxed task (`platform/sandbox`): the engine crawls, renders and rewrites
+ * in a process of its own, stores the copy's files and its manifest in the blob store, and answers
+ * with the manifest's hash and a summary. The job that started it decides what the run means for
+ * the site.
+ */
+import type { MirrorLimits } from '@mirror/contract';
+import {
+  failedCount,
+  mirror,
+  readBlob,
+  type Manifest,
+  type MirrorStats,
+  type ProgressEvent,
+  type RenderMode,
+} from '@mirror/engine';
+import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
+import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
+import { saveManifest } from './manifests.js';
+
+export interface MirrorRunInput {
+  url: string;
+  limits: MirrorLimits;
+  render: RenderMode;
+  chromiumPath: string;
+  net: NetSettings;
+  /** The live version's manifest: unchanged files are revalidated, not downloaded again. */
+  previousManifestHash?: string;
+}
+
+export interface MirrorRunOutput {
+  manifestHash: string;
+  stats: MirrorStats;
+  failed: number;
+  /** Pages and bytes of the copy (metrics). */
+  pages: number;
+  bytes: number;
+}
+
+/** Progress goes to the parent at most this often. */
+const PROGRESS_EVERY_MS = 250;
+
+export async function run(
+  input: MirrorRunInput,
+  context: SandboxContext,
+): Promise<MirrorRunOutput> {
+  const previous = input.previousManifestHash
+    ? (JSON.parse(
+        (await readBlob(context.blobs, input.previousManifestHash)).toString('utf8'),
+      ) as Manifest)
+    : undefined;
+  let lastProgress = 0;
+  const manifest = await mirror({
+    url: input.url,
+    store: context.blobs,
+    ...safeLookupOptions(input.net),
+    render: input.render,
+    chromiumPath: input.chromiumPath,
+    maxPages: input.limits.maxPages,
+    maxFiles: input.limits.maxFiles,
+    maxBytes: input.limits.maxBytes,
+    maxTimeMs: input.limits.maxTimeMs,
+    maxFileBytes: input.limits.maxFileBytes,
+    signal: context.signal,
+    onProgress: (event: ProgressEvent) => {
+      const now = Date.now();
+      if (now - lastProgress < PROGRESS_EVERY_MS && event.phase !== 'done') return;
+      lastProgress = now;
+      context.progress(event);
+    },
+    ...(previous ? { previous } : {}),
+  });
+  const manifestHash = await saveManifest(context.blobs, manifest);
+  let pages = 0;
+  let bytes = 0;
+  for (const entry of manifest.entries) {
+    if (entry.kind === 'page') pages += 1;
+    bytes += entry.size;
+  }
+  return { manifestHash, stats: manifest.stats, failed: failedCount(manifest), pages, bytes };
+}
+
+export const mirrorRunTask = sandboxTask(import.meta.url, run);

@@ -17,7 +17,8 @@ export type MisbehaviourInput =
   | { kind: 'exit'; code: number }
   | { kind: 'wait-for-abort' }
   | { kind: 'ignore-abort' }
-  | { kind: 'grandchild' };
+  | { kind: 'grandchild' }
+  | { kind: 'env' };
 
 export async function run(input: MisbehaviourInput, context: SandboxContext): Promise<unknown> {
   switch (input.kind) {
@@ -65,6 +66,8 @@ export async function run(input: MisbehaviourInput, context: SandboxContext): Pr
       return null;
     case 'ignore-abort':
       return new Promise(() => undefined);
+    case 'env':
+      return Object.keys(process.env).sort();
     case 'grandchild': {
       // Like Chromium: a descendant in a process group of its own.
       const child = spawn('sleep', ['600'], { detached: true, stdio: 'ignore' });

@@ -67,6 +67,24 @@ describe('sandbox', () => {
     await expect.poll(() => sandbox.active).toBe(0);
   });
 
+  it("gives a run none of the server's secrets", async () => {
+    process.env.STRIPE_SECRET_KEY = 'sk_test_secret';
+    process.env.DATABASE_URL_FOR_TEST = 'postgres://secret@db/mirror';
+    try {
+      const { output } = await sandbox.run(
+        misbehaviourTask,
+        { kind: 'env' },
+        { timeoutMs: 20_000 },
+      );
+      expect(output).toContain('PATH');
+      expect(output).not.toContain('STRIPE_SECRET_KEY');
+      expect(output).not.toContain('DATABASE_URL_FOR_TEST');
+    } finally {
+      delete process.env.STRIPE_SECRET_KEY;
+      delete process.env.DATABASE_URL_FOR_TEST;
+    }
+  });
+
   it("reports the task's own error with its name and code", async () => {
     const error = await sandbox
       .run(

@@ -158,6 +158,19 @@ function loaderArgs(module: string): string[] {
   return module.endsWith('.ts') ? ['--conditions', '@mirror/source', '--import', 'tsx'] : [];
 }
 
+/**
+ * The environment a run gets: what Node, Chromium and the S3 client need, and no secret of the
+ * server's (database, payments, AI keys): code that parses a stranger's page should hold nothing
+ * worth stealing. The blob store's own settings arrive over IPC.
+ */
+function childEnv(): NodeJS.ProcessEnv {
+  const keep =
+    /^(PATH|HOME|TMPDIR|TMP|TEMP|LANG|LANGUAGE|TZ|NODE_ENV|LC_\w+|XDG_\w+|FONTCONFIG_\w+|AWS_\w+)$/;
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (keep.test(name)) env[name] = value;
+  return env;
+}
+
 function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
   const lastLine = stderr.trim().split('\n').filter(Boolean).pop();
   const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
@@ -186,6 +199,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       execArgv: [...loaderArgs(task.module), `--max-old-space-size=${heapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: childEnv(),
     });
     running.add(child);
     let stderr = '';

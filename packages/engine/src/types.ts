@@ -71,6 +71,12 @@ export interface Manifest {
   failures: FailedUrl[];
   /** Every failure, counted by reason (absent in manifests written before it existed). */
   failureCounts?: Partial<Record<FailureReason, number>>;
+  /**
+   * What the site answers for an address it does not have: its app shell (status 200, a site
+   * that routes on the client, so deep links work) or its own 404 page (status 404). `path` is
+   * the entry holding it. Absent when the site answers otherwise (a plain 404, a redirect).
+   */
+  fallback?: { path: string; status: number };
   /** Things the user should know that are not failures of a URL (e.g. rendering unavailable). */
   notes: string[];
   stats: MirrorStats;

@@ -117,6 +117,7 @@ function manifestOf(entries: ManifestEntry[], entryPath = '/'): Manifest {
 async function setup(
   options: SiteServerOptions = {},
   mutate?: (entries: ManifestEntry[]) => void,
+  fallback?: { body: string; status: number },
 ): Promise<Fixture> {
   const store = createMemoryBlobStore();
   const html = 'text/html; charset=utf-8';
@@ -141,12 +142,20 @@ async function setup(
     redirect('/away', 302, 'https://elsewhere.test/'),
   ];
   mutate?.(entries);
+  if (fallback) {
+    entries.push(
+      await entry(store, '/_x/~fallback.html', fallback.body, html, { status: fallback.status }),
+    );
+  }
   const bareEntries = [
     await entry(store, '/start/', '<h1>Start</h1>', html),
     await entry(store, '/x.css', css, 'text/css'),
   ];
   const manifests: Record<string, Manifest> = {
-    v1: manifestOf(entries),
+    v1: {
+      ...manifestOf(entries),
+      ...(fallback ? { fallback: { path: '/_x/~fallback.html', status: fallback.status } } : {}),
+    },
     v2: manifestOf(bareEntries, '/start/'),
   };
   const sites: Record<string, SiteSource> = {
@@ -278,6 +287,28 @@ describe('site server: lookup', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['etag']).toBeUndefined();
     expect(deps.recordVisit).not.toHaveBeenCalled();
+  });
+
+  it('gives page loads of deep links the shell of an app that routes on the client', async () => {
+    // The site answered every address with its app (the engine asked it for one it cannot have).
+    const { app } = await setup({}, undefined, { body: '<div id="app">shell</div>', status: 200 });
+    const page = await get(app, '/products/42', { accept: 'text/html,application/xhtml+xml' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe('<div id="app">shell</div>');
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    // A script's request for data the copy does not have is still a 404, never HTML.
+    const data = await get(app, '/api/products/42', { accept: '*/*' });
+    expect(data.statusCode).toBe(404);
+    expect((await get(app, '/missing.png', { accept: 'image/avif,image/*' })).statusCode).toBe(404);
+    // What the copy has is served as before.
+    expect((await get(app, '/about', { accept: 'text/html' })).body).toBe('<h1>About</h1>');
+  });
+
+  it('answers unknown addresses with the page the site itself gave for them, status 404', async () => {
+    const { app } = await setup({}, undefined, { body: '<h1>Lost?</h1>', status: 404 });
+    const res = await get(app, '/nope', { accept: 'text/html' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toBe('<h1>Lost?</h1>');
   });
 
   it('uses /404 when there is no /404.html', async () => {

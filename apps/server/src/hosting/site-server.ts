@@ -144,6 +144,11 @@ interface SiteIndex {
   fallbacks: Map<string, Resource | null>;
   /** The site's own 404 page, answered with status 404. */
   notFound: Resource | null;
+  /**
+   * The shell of an app that routes on the client, which its site answered for every address:
+   * given (status 200) to page loads of addresses the copy does not have, so deep links work.
+   */
+  appShell: Resource | null;
   entryPath: string;
 }
 
@@ -319,14 +324,23 @@ export function createSiteServer(
         }
       }
     }
-    const notFoundEntry = ['/404.html', '/404']
-      .map((path) => manifest.entries.find((e) => e.path === path && e.status === 200))
-      .find((e) => e !== undefined);
+    // What the site itself answered for an address it did not have (the engine asked it).
+    const fallback = manifest.fallback;
+    const fallbackEntry = fallback
+      ? manifest.entries.find((e) => e.path === fallback.path && e.hash !== '')
+      : undefined;
+    const notFoundEntry =
+      fallback?.status === 404
+        ? fallbackEntry
+        : ['/404.html', '/404']
+            .map((path) => manifest.entries.find((e) => e.path === path && e.status === 200))
+            .find((e) => e !== undefined);
     return {
       byPath,
       byNormalized,
       fallbacks: new Map(),
       notFound: notFoundEntry ? resourceOf(notFoundEntry, true) : null,
+      appShell: fallback?.status === 200 && fallbackEntry ? resourceOf(fallbackEntry) : null,
       entryPath: manifest.entryPath,
     };
   }
@@ -596,6 +610,10 @@ export function createSiteServer(
     const url = req.url ?? '/';
     const resource = index.byPath.get(url) ?? lookup(index, url);
     if (resource !== null) return serve(req, res, log, site, resource);
+    // A page load (a browser asks for HTML) of an app's deep link gets the app; a script's
+    // request for data the copy does not have still gets a 404.
+    if (index.appShell !== null && (req.headers.accept ?? '').includes('text/html'))
+      return serve(req, res, log, site, index.appShell);
     if (index.notFound !== null) return serve(req, res, log, site, index.notFound);
     sendFixed(res, NOT_FOUND, req.method === 'HEAD');
     return undefined;

@@ -31,6 +31,9 @@ import { createScope } from './scope.js';
 import { parseSitemap } from './sitemap.js';
 import { createShapeBudget, trapReason } from './traps.js';
 
+/** Where the copy keeps the site's answer for unknown addresses (see `Manifest.fallback`). */
+export const FALLBACK_PATH = '/_x/~fallback.html';
+
 export const DEFAULTS = {
   maxPages: 5_000,
   maxBytes: 2 * 1024 ** 3,
@@ -413,6 +416,8 @@ class Crawler {
   private readonly shapes = createShapeBudget();
   private readonly previous = new Map<string, ManifestEntry>();
   private pagesStarted = 0;
+  /** What the site answers for addresses it does not have, when it is worth copying. */
+  private fallback: Manifest['fallback'];
   private filesStarted = 0;
   /** References beyond the per-document caps, and the documents that had them. */
   private refsDropped = 0;
@@ -462,13 +467,14 @@ class Crawler {
     this.emit('discovering', true);
     this.enqueue(this.startUrl, 0, 'page', false);
     await this.discoverSitemaps();
+    await this.probeFallback();
     this.currentUrl = this.startUrl.href;
     this.emit('fetching', true);
     await this.drainQueue();
     if (this.options.signal?.aborted) throw new MirrorError('aborted', 'The mirror was cancelled.');
     this.markUnfetched();
 
-    if (![...this.entries.values()].some((e) => e.status < 400)) {
+    if (![...this.entries.values()].some((e) => e.status < 400 && e.path !== FALLBACK_PATH)) {
       const first = this.failures.first;
       throw new MirrorError(
         'nothing-fetched',
@@ -492,9 +498,12 @@ class Crawler {
       entries,
       failures: this.failures.sample(),
       failureCounts: this.failures.byReason(),
+      ...(this.fallback ? { fallback: this.fallback } : {}),
       notes: this.finalNotes(),
       stats: {
-        pages: entries.filter((e) => e.kind === 'page' && e.status < 300).length,
+        pages: entries.filter(
+          (e) => e.kind === 'page' && e.status < 300 && e.path !== FALLBACK_PATH,
+        ).length,
         assets: entries.filter((e) => e.kind === 'asset' && e.status < 300).length,
         bytes: this.bytes,
         requests: this.requests,
@@ -640,6 +649,65 @@ class Crawler {
       waiters.push(resolve);
       this.settledWaiters.set(url, waiters);
     });
+  }
+
+  // ---- the answer for addresses the site does not have -------------------------------------
+
+  /**
+   * Asks the site for an address it cannot have, to copy what it does there: an app that routes
+   * on the client answers every path with its shell (200), so deep links such as /products/42
+   * work; another site answers with its own 404 page. The answer joins the copy (its assets are
+   * crawled, its links are not), and the sites host and the export give it for unknown paths.
+   */
+  private async probeFallback(): Promise<void> {
+    const probe = new URL(
+      `/mirror-probe-${Math.random().toString(36).slice(2, 10)}`,
+      this.startUrl,
+    );
+    if (!(await this.robotsFor(probe)).isAllowed(probe.href)) return;
+    let response: HttpResponse;
+    try {
+      this.requests++;
+      response = await this.client.request(probe.href, {
+        signal: this.signal,
+        maxBytes: Math.min(this.settings.maxFileBytes, DEFAULTS.maxParsedBytes),
+        followRedirects: false,
+      });
+    } catch {
+      return;
+    }
+    const contentType = response.headers['content-type'] ?? '';
+    const isPage = bodyTypeOf(contentType, probe, 'page') === 'html';
+    if ((response.status !== 200 && response.status !== 404) || !isPage) {
+      await response.discard();
+      return;
+    }
+    let raw: Buffer;
+    try {
+      raw = await collect(response.body);
+    } catch {
+      return;
+    }
+    const stored = await putBytes(this.options.store, raw);
+    this.bytes += stored.size;
+    this.entries.set(probe.href, {
+      path: FALLBACK_PATH,
+      url: probe.href,
+      kind: 'page',
+      status: response.status,
+      contentType,
+      hash: stored.hash,
+      size: stored.size,
+      headers: {},
+      sourceHash: stored.hash,
+    });
+    this.fallback = { path: FALLBACK_PATH, status: response.status };
+    this.discover(
+      { url: probe, depth: 1, kind: 'page', leaf: true, attempt: 0 },
+      contentType,
+      raw,
+      probe.href,
+    );
   }
 
   // ---- robots and sitemaps -----------------------------------------------------------------
@@ -1230,9 +1298,13 @@ class Crawler {
     this.emit('rewriting', false, 0.9 + 0.09 * (index / Math.max(1, total)));
   }
 
-  /** The site's own URLs and every asset → their path in the copy (captured or not: a page the
-   * crawl skipped is a dead link in the copy, never a way back to the original); links to other
-   * sites stay as they are. Viewing the copy never requests another host. */
+  /**
+   * The site's own URLs and every captured file → their path in the copy (a page of the site the
+   * crawl skipped is a dead link in the copy, never a way back to the original). What the copy
+   * does not hold from another host (a CDN down for a moment, a file over a limit) keeps its
+   * original address and is listed in the failures: the copy degrades no worse than the original
+   * page, instead of pointing at a copy path that answers 404 forever. Links to other sites stay.
+   */
   private rewriteVisitor(): RefVisitor {
     return (ref) => {
       let url: URL;
@@ -1244,7 +1316,7 @@ class Crawler {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
       const captured = this.entries.has(withoutHash(url));
       const fragment = fragmentOf(ref.raw);
-      if (ref.kind === 'page' && !captured && !this.mapper.isOwn(url)) return undefined;
+      if (!captured && !this.mapper.isOwn(url)) return ref.kind === 'page' ? undefined : url.href;
       return this.mapper.toCopyPath(url) + fragment;
     };
   }

@@ -146,8 +146,9 @@ export async function exportStatic(
   const byCopyPath = new Map<string, string>();
   const taken = new Set<string>();
   const plan: { entry: ManifestEntry; file: string }[] = [];
+  const fallback = manifest.fallback;
   for (const entry of manifest.entries) {
-    if (entry.status >= 400) continue;
+    if (entry.status >= 400 && entry.path !== fallback?.path) continue;
     let file = exportPathOf(entry);
     if (taken.has(file.toLowerCase())) {
       const dot = file.lastIndexOf('.');
@@ -249,7 +250,7 @@ export async function exportStatic(
   const writeOne = async ({ entry, file }: { entry: ManifestEntry; file: string }) => {
     const target = path.join(dir, ...file.split('/'));
     await ensureDir(path.dirname(target));
-    if (entry.status >= 300) {
+    if (entry.status >= 300 && entry.status < 400) {
       const location = entry.headers['location'] ?? '/';
       const mapped = location.startsWith('/')
         ? (toExport(location.split('#')[0]!) ?? location)
@@ -281,6 +282,16 @@ export async function exportStatic(
   // Files are independent: keep several in flight so disk waits overlap with rewriting pages.
   await forEachLimit(plan, WRITERS, writeOne);
   redirects.sort();
+
+  // What the site answers for unknown addresses: its 404 page, or the shell of an app that routes
+  // on the client. Static hosts look for 404.html; Netlify also takes a catch-all rewrite, which
+  // applies only where no file exists (after every other rule).
+  const fallbackFile = fallback ? toExport(fallback.path) : undefined;
+  if (fallback && fallbackFile) {
+    if (!taken.has('/404.html'))
+      await fs.copyFile(path.join(dir, ...fallbackFile.split('/')), path.join(dir, '404.html'));
+    if (fallback.status === 200) redirects.push(`/* ${fallbackFile} 200`);
+  }
 
   const entryFile = toExport(manifest.entryPath);
   if (entryFile && entryFile !== '/index.html' && !taken.has('/index.html')) {

@@ -36,6 +36,16 @@ export interface ManifestEntry {
   sourceContentType?: string;
   /** The body is the DOM as rendered by Chromium (the page builds its content with JavaScript). */
   rendered?: boolean;
+  /**
+   * For a page with scripts, why it was or was not rendered, in one line for a person and the
+   * fidelity report, e.g. "rendered (sample of its template): fetched 13 files the crawl had not
+   * found (products.json, p1.png, p2.png, …)".
+   */
+  renderReason?: string;
+  /** The page's render template (docs/engine.md, step 4): pages that share it share the verdict. */
+  renderTemplate?: string;
+  /** Its scripts route on the client (History API, hash routing, a location changed after load). */
+  clientRouted?: boolean;
 }
 
 export type FailureReason =
@@ -55,6 +65,8 @@ export interface FailedUrl {
   reason: FailureReason;
   detail: string;
   status?: number;
+  /** The network error's code (ETIMEDOUT, ECONNREFUSED, EBADRESPONSE, …), when there was one. */
+  code?: string;
 }
 
 export interface Manifest {

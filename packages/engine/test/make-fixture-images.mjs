@@ -30,3 +30,9 @@ png(base + 'basic/img/manifest-icon.png', 48, 48, [90, 30, 200]);
 png(base + 'basic/img/style-attr.png', 32, 32, [0, 128, 128]);
 png(base + 'cdn/cdn/logo.png', 120, 40, [255, 140, 0]);
 png(base + 'cdn/cdn/pattern.png', 16, 16, [100, 100, 255]);
+for (let i = 1; i <= 12; i++)
+  png(`${base}js-fetch-grid/img/p${String(i).padStart(2, '0')}.png`, 180, 180, [
+    (i * 53) % 256,
+    (i * 97) % 256,
+    (i * 151) % 256,
+  ]);

@@ -10,6 +10,7 @@ import { createMemoryBlobStore } from '../src/storage/memory-blob-store.js';
 import { readBlob } from '../src/storage/blob-utils.js';
 import type { Manifest, ProgressEvent } from '../src/types.js';
 import { launchBrowser, pixelDifference, visit } from './browser.js';
+import { countingChromium } from './counting-chromium.js';
 import {
   FIXTURES,
   serveDirectory,
@@ -557,15 +558,24 @@ describe('render tier', () => {
       maxDepth: 0,
     });
     expect(built.stats.rendered).toBe(1);
+    expect(built.entries.find((e) => e.path === '/builds.html')?.renderReason).toMatch(
+      /^rendered \(sampled for its template: builds\.js could change what a visitor sees\): added \d+ characters of text$/,
+    );
+    const chromium = countingChromium(tempDir());
     const inert = await mirror({
       url: `${origin.origin}/inert.html`,
       store: createMemoryBlobStore(),
       allowPrivateNetworks: true,
       maxDepth: 0,
       onProgress: (e) => events.push(e),
+      chromiumPath: chromium.path,
     });
     expect(inert.stats.rendered).toBe(0);
     expect(events.some((e) => e.phase === 'rendering')).toBe(false);
+    expect(chromium.launches()).toBe(0);
+    expect(inert.entries.find((e) => e.path === '/inert.html')?.renderReason).toMatch(
+      /^not rendered: no script could request files/,
+    );
   });
 
   it('notes when Chromium is not available and captures the static page anyway', async () => {

@@ -60,6 +60,15 @@ describe('scope', () => {
 });
 
 describe('robots.txt and sitemaps', () => {
+  it('refuses a gzipped sitemap that unpacks past 50 MB, without unpacking it all', () => {
+    // 64 KB of gzip that unpacks to 64 MB; its gzip members repeated, 1.6 GB.
+    const member = gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+    const bomb = Buffer.concat(Array.from({ length: 25 }, () => member));
+    const before = process.memoryUsage().arrayBuffers;
+    expect(() => parseSitemap(bomb)).toThrow(RangeError);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
   it('reads rules for our agent, crawl delay and sitemaps', () => {
     const robots = parseRobots(
       'https://s.test/robots.txt',

@@ -1,17 +1,33 @@
+import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../net/http-client.js';
 import { assertPublicUrl } from '../net/safe-lookup.js';
-import { createRenderer, runtimeShim, type Renderer, type RenderResult } from '../render/index.js';
+import {
+  describeAbilities,
+  describeEvidence,
+  fileName,
+  showsEvidence,
+} from '../render/evidence.js';
+import {
+  createRenderer,
+  runtimeShim,
+  type RenderEvidence,
+  type Renderer,
+  type RenderResult,
+} from '../render/index.js';
 import {
   decodeBody,
   processCss,
   processHtml,
+  processJs,
   processWebManifest,
-  scriptMayBuildContent,
+  resolvesAgainstDocument,
+  type ImportMap,
   type Ref,
   type RefVisitor,
   type RenderHints,
 } from '../references/index.js';
+import { scriptAbilities } from '../references/script-scan.js';
 import { bytesOf, putBytes, readBlob } from '../storage/blob-utils.js';
 import type {
   BlobStore,
@@ -24,6 +40,7 @@ import type {
 } from '../types.js';
 import { forEachLimit } from '../for-each-limit.js';
 import { FailureLog } from './failure-log.js';
+import { plainReason } from './plain-reasons.js';
 import { createUrlMapper, type UrlMapper } from '../url-map.js';
 import { Lanes, type Lane } from './lanes.js';
 import { ALLOW_ALL, parseRobots, type Robots } from './robots.js';
@@ -44,6 +61,7 @@ export const DEFAULTS = {
   requestTimeoutMs: 30_000,
   /** Whole requests (headers and body) take at most this long, or longer for large file limits. */
   maxRequestMs: 120_000,
+  robotsTimeoutMs: 10_000,
   retries: 2,
   userAgent: 'MirrorBot/1.0 (+https://mirror.dev/bot)',
   /** Bodies parsed for references are held in memory up to this size; larger ones are stored only. */
@@ -60,8 +78,10 @@ export const DEFAULTS = {
   maxSitemapFiles: 20,
   /** Chromium pages rendered at once. */
   renderConcurrency: 2,
-  /** Pages with scripts rendered in 'auto' mode to learn whether the site needs rendering. */
+  /** Pages of one template tried as its sample in 'auto' mode before its pages go unrendered. */
   renderSamples: 3,
+  /** A sample's render waits this long at most for the crawl to read the files it fetched too. */
+  renderSettleMs: 10_000,
   /** Entries rewritten at once at the end of a run. */
   rewriters: 8,
 };
@@ -69,6 +89,21 @@ export const DEFAULTS = {
 interface HtmlInfo {
   textLength: number;
   hints: RenderHints;
+}
+
+const RENDER_FAILED = 'not rendered: its render failed (see the failures and notes)';
+
+/** Pages whose scripts are alike ('auto' rendering): sampled once, they share the verdict. */
+interface RenderTemplate {
+  /** Digest of its key, recorded in its pages' manifest entries. */
+  id: string;
+  /** Why its scripts could need a render (static scan); '' when they could not. */
+  could: Promise<string>;
+  /** Its sample, once rendered, and whether the render showed evidence. */
+  sample?: { url: string; evidence: boolean };
+  /** While a page of it is being sampled. */
+  sampling?: Promise<void>;
+  failedSamples: number;
 }
 
 export type MirrorErrorCode =
@@ -104,7 +139,7 @@ interface Task {
   attempt: number;
 }
 
-type BodyType = 'html' | 'css' | 'manifest' | 'other';
+type BodyType = 'html' | 'css' | 'manifest' | 'js' | 'other';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
@@ -119,8 +154,31 @@ function bodyTypeOf(contentType: string, url: URL, hint: Ref['kind'] | undefined
   if (type === 'application/manifest+json' || (hint === 'manifest' && type.includes('json')))
     return 'manifest';
   if (!type && /\.css$/i.test(url.pathname)) return 'css';
+  if (JS_TYPES.has(type)) return 'js';
+  if (GENERIC_TYPES.has(type) && /\.[cm]?js$/i.test(url.pathname)) return 'js';
   return 'other';
 }
+
+const JS_TYPES = new Set([
+  'text/javascript',
+  'application/javascript',
+  'application/x-javascript',
+  'text/ecmascript',
+  'application/ecmascript',
+]);
+/** Types servers send when they do not know: a `.js` path decides. */
+const GENERIC_TYPES = new Set([
+  '',
+  'application/octet-stream',
+  'binary/octet-stream',
+  'text/plain',
+]);
+/** Where copy paths are resolved to compare them; never fetched. */
+const COPY_ORIGIN = 'http://copy.invalid';
+const SCRIPT_KINDS: ReadonlySet<Ref['kind']> = new Set(['script', 'module']);
+const MODULE_KIND: ReadonlySet<Ref['kind']> = new Set(['module']);
+/** Distinct import maps kept for resolving bare specifiers (every page usually has the same one). */
+const MAX_IMPORT_MAPS = 100;
 
 function withoutHash(url: URL): string {
   return url.hash ? url.href.slice(0, url.href.length - url.hash.length) : url.href;
@@ -275,7 +333,7 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     }
     throw new MirrorError(
       'nothing-fetched',
-      `Cannot reach ${startUrl.host}: ${code === 'ENOTFOUND' ? 'no such host' : String(err)}`,
+      `Cannot reach ${startUrl.host}: ${code === 'ENOTFOUND' ? 'no such host' : 'its name could not be looked up'}.`,
     );
   }
 
@@ -430,19 +488,24 @@ class Crawler {
   private lastEmit = 0;
   private currentUrl: string | undefined;
   private wake: (() => void) | null = null;
+  /** Sitemaps and the unknown-address probe, read while the crawl goes on. */
+  private discovering: Promise<unknown> | null = null;
   private readonly notes: string[] = [];
   private renderer: Renderer | null = null;
   private renderDisabled = false;
   private renderActive = 0;
   private readonly renderWaiting: (() => void)[] = [];
-  /** In 'auto' mode: whether pages with scripts turned out to need rendering. */
-  private siteNeedsRender: boolean | null = null;
-  private renderSamples = 0;
-  private samplesDone = 0;
+  /** In 'auto' mode: pages by template (`templateOf`), and what the decisions came to. */
+  private readonly templates = new Map<string, RenderTemplate>();
+  private readonly renderCounts = { pages: 0, evidence: 0, none: 0, inert: 0 };
+  private renderExample = '';
+  /** Index of the rendering note in `notes`, once there is one. */
+  private renderNote = -1;
   /** Tasks waiting for a URL to be fetched or to fail (sampling reads a page's scripts). */
   private readonly settledWaiters = new Map<string, (() => void)[]>();
   private releasesWaitersOnAbort = false;
-  private readonly scriptVerdicts = new Map<string, Promise<boolean>>();
+  /** Script URL → why it could need a render ('' when it could not). */
+  private readonly scriptVerdicts = new Map<string, Promise<string>>();
   private rendered = 0;
 
   constructor(
@@ -466,11 +529,15 @@ class Crawler {
   async run(): Promise<Manifest> {
     this.emit('discovering', true);
     this.enqueue(this.startUrl, 0, 'page', false);
-    await this.discoverSitemaps();
-    await this.probeFallback();
+    // Side requests run beside the crawl: a slow server must not make every page wait for them.
+    this.discovering = Promise.all([this.discoverSitemaps(), this.probeFallback()]).finally(() => {
+      this.discovering = null;
+      this.wake?.();
+    });
     this.currentUrl = this.startUrl.href;
     this.emit('fetching', true);
     await this.drainQueue();
+    await this.discovering;
     if (this.options.signal?.aborted) throw new MirrorError('aborted', 'The mirror was cancelled.');
     this.markUnfetched();
 
@@ -479,8 +546,8 @@ class Crawler {
       throw new MirrorError(
         'nothing-fetched',
         first
-          ? `Nothing could be fetched from ${this.startUrl.href}: ${first.detail}`
-          : `Nothing could be fetched from ${this.startUrl.href}`,
+          ? `Nothing could be fetched from ${this.startUrl.href}: ${plainReason(first)}.`
+          : `Nothing could be fetched from ${this.startUrl.href}.`,
       );
     }
 
@@ -578,7 +645,8 @@ class Crawler {
           running.add(job);
         }
       }
-      if (running.size === 0 && nextWake === Infinity) break;
+      // Done when nothing runs, waits or may still be found (sitemaps are read meanwhile).
+      if (running.size === 0 && nextWake === Infinity && this.discovering === null) break;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         if (nextWake !== Infinity) setTimeout(resolve, Math.max(1, nextWake - Date.now()));
@@ -617,8 +685,20 @@ class Crawler {
     }
   }
 
-  private fail(url: string, reason: FailureReason, detail: string, status?: number): void {
-    this.failures.add({ url, reason, detail, ...(status !== undefined ? { status } : {}) });
+  private fail(
+    url: string,
+    reason: FailureReason,
+    detail: string,
+    status?: number,
+    code?: string,
+  ): void {
+    this.failures.add({
+      url,
+      reason,
+      detail,
+      ...(status !== undefined ? { status } : {}),
+      ...(code ? { code } : {}),
+    });
     this.settled.add(url);
     this.settle(url);
     this.emit();
@@ -729,6 +809,9 @@ class Crawler {
         method: 'GET',
         signal: this.signal,
         maxBytes: 512 * 1024,
+        // Every page of the origin waits for its robots.txt: a server that does not answer it
+        // is taken as having none, soon.
+        maxRequestMs: DEFAULTS.robotsTimeoutMs,
       });
       this.requests++;
       const text = (await collect(response.body)).toString('utf8');
@@ -824,13 +907,22 @@ class Crawler {
       if (this.signal.aborted)
         return void this.fail(href, 'limit', 'stopped before this file was fetched');
       const reason = categorize(err);
-      // A server too slow to answer within a request's time is no faster the next time.
+      // A timeout is tried once more (a server that did not answer in 30 s rarely will); a
+      // server too slow to send within a request's time is no faster the next time.
+      const tries =
+        reason === 'timeout' ? Math.min(1, this.settings.retries) : this.settings.retries;
       const retriable =
         (reason === 'timeout' || reason === 'network') && errorCode(err) !== 'ETOOSLOW';
-      if (retriable && task.attempt < this.settings.retries) {
+      if (retriable && task.attempt < tries) {
         return this.retry(task, lane, 0);
       }
-      return void this.fail(href, reason, err instanceof Error ? err.message : String(err));
+      return void this.fail(
+        href,
+        reason,
+        err instanceof Error ? err.message : String(err),
+        undefined,
+        errorCode(err) || undefined,
+      );
     }
 
     try {
@@ -840,7 +932,13 @@ class Crawler {
       const reason = categorize(err);
       if (reason === 'network' && task.attempt < this.settings.retries && !this.signal.aborted)
         return this.retry(task, lane, 0);
-      this.fail(href, reason, err instanceof Error ? err.message : String(err));
+      this.fail(
+        href,
+        reason,
+        err instanceof Error ? err.message : String(err),
+        undefined,
+        errorCode(err) || undefined,
+      );
     }
   }
 
@@ -995,6 +1093,28 @@ class Crawler {
 
   // ---- discovery ---------------------------------------------------------------------------
 
+  /**
+   * Every import map seen on the site: a module is resolved under each of them, since the crawl
+   * does not know which pages load it. A page's map is read before the modules it loads.
+   */
+  private readonly importMaps: ImportMap[] = [];
+  private readonly importMapKeys = new Set<string>();
+  /** Script URL → the page that loads it (workers and worklets resolve against the page). */
+  private readonly scriptPages = new Map<string, string>();
+
+  private rememberImportMap(map: ImportMap): void {
+    const key = JSON.stringify(map);
+    if (this.importMapKeys.has(key) || this.importMaps.length >= MAX_IMPORT_MAPS) return;
+    this.importMapKeys.add(key);
+    this.importMaps.push(map);
+  }
+
+  private rememberPage(refs: Ref[], kinds: ReadonlySet<Ref['kind']>, page: string): void {
+    for (const ref of refs)
+      if (kinds.has(ref.kind) && !this.scriptPages.has(ref.url))
+        this.scriptPages.set(ref.url, page);
+  }
+
   /** Queues what a body references; for a page, also says how much text it has without scripts. */
   private discover(
     task: Task,
@@ -1012,9 +1132,21 @@ class Crawler {
         const result = processHtml(text, documentUrl, collectRefs);
         refs = result.refs;
         info = { textLength: result.textLength, hints: result.renderHints };
+        for (const map of result.importMaps) this.rememberImportMap(map);
+        const base = refs.find((r) => r.context === 'base')?.url ?? documentUrl;
+        this.rememberPage(refs, SCRIPT_KINDS, base);
       } else if (type === 'css') {
         const { text } = decodeBody(raw, contentType, 'css');
         refs = processCss(text, documentUrl, collectRefs).refs;
+      } else if (type === 'js') {
+        const { text } = decodeBody(raw, contentType, 'js');
+        const page = this.scriptPages.get(documentUrl);
+        refs = processJs(text, documentUrl, collectRefs, {
+          documentUrl: page ?? documentUrl,
+          importMaps: this.importMaps,
+        }).refs;
+        // Imported modules run for the same page; a worker is a page of its own.
+        if (page) this.rememberPage(refs, MODULE_KIND, page);
       } else if (type === 'manifest') {
         refs = processWebManifest(raw.toString('utf8'), documentUrl, collectRefs).refs;
       }
@@ -1032,6 +1164,8 @@ class Crawler {
       } catch {
         continue;
       }
+      // An import map's prefix (`"ui/": "/vendor/ui/"`) is no file.
+      if (ref.context === 'script[type=importmap]' && ref.raw.endsWith('/')) continue;
       const isPage = ref.kind === 'page' || ref.kind === 'frame';
       if (
         isPage ? pages >= DEFAULTS.maxPageLinksPerDocument : assets >= DEFAULTS.maxAssetsPerDocument
@@ -1065,77 +1199,233 @@ class Crawler {
   // ---- rendering ---------------------------------------------------------------------------
 
   /**
-   * 'always' renders every page; 'auto' renders a page whose app root is empty or whose noscript
-   * asks for JavaScript, and renders the first few pages with scripts to learn whether the site
-   * builds its text with JavaScript (rendered text far longer than the static text).
+   * 'always' renders every page. 'auto' renders on evidence, per template (`templateOf`): when the
+   * static scan says a template's scripts could request files, change what a visitor sees or route
+   * on the client, its first page is rendered as a sample; a sample that found new requests or
+   * content joins the copy and every page of its template is rendered, else no other page is.
    */
   private async maybeRender(task: Task, info: HtmlInfo): Promise<void> {
     const mode = this.settings.render;
     if (mode === 'never' || this.renderDisabled) return;
-    let sampling = false;
-    if (mode === 'auto') {
-      const obvious = info.hints.emptyAppRoot || info.hints.noscriptAsksForJs;
-      if (!obvious) {
-        if (info.hints.scriptCount === 0 || this.siteNeedsRender === false) return;
-        if (this.siteNeedsRender === null) {
-          if (this.renderSamples >= DEFAULTS.renderSamples) return;
-          this.renderSamples++;
-          sampling = true;
-          // Scripts that cannot add text need no Chromium to prove it: the sample says "no".
-          if (!(await this.scriptsMayBuild(info.hints))) return this.sampled(false);
-        }
+    const url = task.url.href;
+    if (mode === 'always') {
+      // A cancelled run starts no more renders (one under way ends within its time limit).
+      if (this.signal.aborted) return;
+      const result = await this.render(url);
+      if (!result) return this.decided(url, undefined, RENDER_FAILED);
+      this.decided(url, undefined, "rendered: render mode 'always'", result.evidence.clientRouting);
+      return this.adoptRender(task, result);
+    }
+    const { hints } = info;
+    if (hints.scriptCount === 0 && !hints.emptyAppRoot && !hints.noscriptAsksForJs) return;
+    const template = this.templateOf(hints);
+    this.renderCounts.pages++;
+    const could = await template.could;
+    if (!could)
+      return this.decided(
+        url,
+        template,
+        'not rendered: no script could request files, change what a visitor sees or route on the client (static scan)',
+      );
+    while (template.sample === undefined) {
+      if (this.signal.aborted || this.renderDisabled) return;
+      if (template.failedSamples >= DEFAULTS.renderSamples)
+        return this.decided(
+          url,
+          template,
+          `not rendered: rendering failed on ${template.failedSamples} pages of its template`,
+        );
+      // Pages of a template being sampled wait for its verdict; a failed sample passes the turn on.
+      const pending = template.sampling;
+      if (pending) {
+        await pending;
+        if (template.sampling === pending) template.sampling = undefined;
+        continue;
       }
+      template.sampling = this.sample(task, template, could);
+      return template.sampling;
     }
-    // A cancelled run starts no more renders (one under way ends within its time limit).
+    const sample = this.mapper.toCopyPath(new URL(template.sample.url));
+    if (!template.sample.evidence)
+      return this.decided(
+        url,
+        template,
+        `not rendered: ${sample}, the sample of its template, showed no evidence`,
+      );
     if (this.signal.aborted) return;
-    const result = await this.render(task.url.href);
-    if (!result) return;
-    if (sampling) {
-      const needed = result.textLength > info.textLength * 1.5 + 200;
-      await this.sampled(needed);
-      if (!needed) return;
-    }
+    const result = await this.render(url);
+    if (!result) return this.decided(url, template, RENDER_FAILED);
+    const evidence = await this.narrowed(task, result, false);
+    this.decided(
+      url,
+      template,
+      `rendered (${sample}, the sample of its template, showed evidence): ${describeEvidence(evidence)}`,
+      evidence.clientRouting,
+    );
     await this.adoptRender(task, result);
   }
 
-  /** One sample's verdict; when every sample said no, the site needs no rendering. */
-  private async sampled(needed: boolean): Promise<void> {
-    this.samplesDone++;
-    if (needed) this.siteNeedsRender = true;
-    else if (this.samplesDone >= DEFAULTS.renderSamples && this.siteNeedsRender === null) {
-      this.siteNeedsRender = false;
-      await this.releaseUnneededRenderer();
+  /** Renders a template's first page: what it shows decides for every page of the template. */
+  private async sample(task: Task, template: RenderTemplate, could: string): Promise<void> {
+    const url = task.url.href;
+    const result = await this.render(url);
+    if (!result) {
+      template.failedSamples++;
+      this.decided(url, template, RENDER_FAILED);
+      return this.releaseUnneededRenderer();
     }
+    const evidence = await this.narrowed(task, result, true);
+    const shows = showsEvidence(evidence);
+    template.sample = { url, evidence: shows };
+    const found = describeEvidence(evidence);
+    if (shows) {
+      this.renderCounts.evidence++;
+      this.renderExample ||= `${this.mapper.toCopyPath(task.url)} ${found}`;
+    } else this.renderCounts.none++;
+    this.decided(
+      url,
+      template,
+      `${shows ? 'rendered' : 'not rendered'} (sampled for its template: ${could}): ${found}`,
+      evidence.clientRouting,
+    );
+    if (shows) await this.adoptRender(task, result);
+    else await this.releaseUnneededRenderer();
   }
 
   /**
-   * Whether any script of the page could build content (`scriptMayBuildContent`). External scripts
-   * are read from the store once fetched (the page waits for them: only sampled pages do); one the
-   * copy does not hold (refused, failed, too large) counts as yes.
+   * Pages that run the same scripts share a verdict. Their template: the external script URLs
+   * (sorted, without query strings, which mostly carry versions), what the inline scripts together
+   * could do (so per-page data in inline scripts makes no template of its own), and whether the
+   * page is an empty app shell.
    */
-  private async scriptsMayBuild(hints: RenderHints): Promise<boolean> {
-    if (hints.inlineScriptMayBuild) return true;
+  private templateOf(hints: RenderHints): RenderTemplate {
+    const scripts = [...new Set(hints.scriptSources.map((src) => src.split('?')[0]!))].sort();
+    const shell = hints.emptyAppRoot || hints.noscriptAsksForJs;
+    const key = JSON.stringify([scripts, hints.inlineScriptAbilities, shell]);
+    let template = this.templates.get(key);
+    if (!template) {
+      template = {
+        id: createHash('sha256').update(key).digest('hex').slice(0, 12),
+        could: this.scriptsMayBuild(hints).then((why) => {
+          if (!why) this.renderCounts.inert++;
+          return why;
+        }),
+        failedSamples: 0,
+      };
+      this.templates.set(key, template);
+    }
+    return template;
+  }
+
+  /**
+   * Why the page's scripts could need a render, '' when none could (`scriptAbilities`). External
+   * scripts are read from the store once fetched (the first page of a template waits for them); one
+   * the copy does not hold (refused, failed, too large) counts as able.
+   */
+  private async scriptsMayBuild(hints: RenderHints): Promise<string> {
+    if (hints.emptyAppRoot) return 'its app root is empty';
+    if (hints.noscriptAsksForJs) return 'its noscript asks for JavaScript';
+    if (hints.inlineScriptAbilities.length > 0)
+      return `inline scripts could ${describeAbilities(hints.inlineScriptAbilities)}`;
     for (const src of hints.scriptSources) {
       let verdict = this.scriptVerdicts.get(src);
       if (!verdict) {
         verdict = this.scriptMayBuild(src, 0);
         this.scriptVerdicts.set(src, verdict);
       }
-      if (await verdict) return true;
+      const why = await verdict;
+      if (why) return why;
     }
-    return false;
+    return '';
   }
 
-  private async scriptMayBuild(src: string, redirects: number): Promise<boolean> {
+  private async scriptMayBuild(src: string, redirects: number): Promise<string> {
     await this.whenSettled(src);
     const entry = this.entries.get(src);
+    const unread = `${fileName(src)} could not be read`;
     if (!entry || !entry.sourceHash) {
       const location = entry?.headers['location'];
-      return location && redirects < 5 ? this.scriptMayBuild(location, redirects + 1) : true;
+      return location && redirects < 5 ? this.scriptMayBuild(location, redirects + 1) : unread;
     }
-    if (entry.size > DEFAULTS.maxParsedBytes) return true;
-    const code = await readBlob(this.options.store, entry.sourceHash);
-    return scriptMayBuildContent(code.toString('utf8'));
+    if (entry.size > DEFAULTS.maxParsedBytes) return unread;
+    try {
+      const code = await readBlob(this.options.store, entry.sourceHash);
+      const abilities = scriptAbilities(code.toString('utf8'));
+      return abilities.length > 0 ? `${fileName(src)} could ${describeAbilities(abilities)}` : '';
+    } catch {
+      return unread;
+    }
+  }
+
+  /**
+   * The render's evidence less what the static tier finds on its own: files it has queued, files
+   * that a style sheet, module or frame it has queued refers to (with `settle`, it waits up to
+   * `renderSettleMs` for those to be fetched and read), and links it follows already.
+   */
+  private async narrowed(
+    task: Task,
+    result: RenderResult,
+    settle: boolean,
+  ): Promise<RenderEvidence> {
+    // Chromium writes URLs as the crawl does; parsing again guards the rare difference.
+    const key = (url: string) => withoutHash(new URL(url));
+    const until = Date.now() + DEFAULTS.renderSettleMs;
+    while (settle && !this.signal.aborted && Date.now() < until) {
+      const reading = result.responses
+        .map((r) => ({ url: key(r.url), type: r.headers['content-type'] ?? '' }))
+        .filter(
+          ({ url, type }) =>
+            this.seen.has(url) &&
+            !this.settled.has(url) &&
+            bodyTypeOf(type, new URL(url), undefined) !== 'other',
+        )
+        .map(({ url }) => this.whenSettled(url));
+      if (reading.length === 0) break;
+      await Promise.race([
+        Promise.all(reading),
+        new Promise<void>((resolve) => setTimeout(resolve, until - Date.now()).unref()),
+      ]);
+    }
+    const { evidence } = result;
+    return {
+      ...evidence,
+      newRequests: evidence.newRequests.filter((url) => !this.seen.has(key(url))),
+      addedLinks: evidence.addedLinks.filter(
+        (link) =>
+          !this.seen.has(key(link)) &&
+          this.scope.pageRefusal(new URL(link), task.depth + 1) === null,
+      ),
+    };
+  }
+
+  /** Records why a page was or was not rendered, in its entry and in the rendering note. */
+  private decided(
+    url: string,
+    template: RenderTemplate | undefined,
+    reason: string,
+    clientRouted = false,
+  ): void {
+    const entry = this.entries.get(url);
+    if (entry) {
+      entry.renderReason = reason;
+      if (template) entry.renderTemplate = template.id;
+      if (clientRouted) entry.clientRouted = true;
+    }
+    this.noteRendering();
+  }
+
+  /** One note says what 'auto' rendering did, kept current as pages are decided. */
+  private noteRendering(): void {
+    if (this.settings.render !== 'auto' || this.renderCounts.pages === 0) return;
+    const { pages, evidence, none, inert } = this.renderCounts;
+    const templates = this.templates.size;
+    const text =
+      `Rendered ${this.rendered} of ${pages} pages with scripts; ` +
+      `${templates} template${templates === 1 ? '' : 's'}: ${evidence} showed evidence, ` +
+      `${none} showed none, ${inert} cannot need a render (static scan)` +
+      (this.renderExample ? `; e.g. ${this.renderExample}.` : '.');
+    if (this.renderNote >= 0) this.notes[this.renderNote] = text;
+    else if (this.notes.length < DEFAULTS.maxNotes) this.renderNote = this.notes.push(text) - 1;
   }
 
   private async render(url: string): Promise<RenderResult | undefined> {
@@ -1174,17 +1464,19 @@ class Crawler {
     } finally {
       this.renderActive--;
       this.renderWaiting.shift()?.();
-      await this.releaseUnneededRenderer();
       this.emit('fetching');
     }
   }
 
-  /** Once sampling shows the site needs no rendering, Chromium's memory goes back for the rest of the run. */
+  /**
+   * Chromium's memory (~350 MB) goes back while no render is under way and no template has shown
+   * evidence ('auto' mode); a later template's sample launches it again.
+   */
   private async releaseUnneededRenderer(): Promise<void> {
-    if (this.siteNeedsRender !== false || this.renderActive > 0 || !this.renderer) return;
+    if (this.settings.render !== 'auto' || this.renderCounts.evidence > 0) return;
+    if (this.renderActive > 0 || !this.renderer) return;
     const renderer = this.renderer;
     this.renderer = null;
-    this.renderDisabled = true;
     await renderer.close();
   }
 
@@ -1200,6 +1492,7 @@ class Crawler {
     delete entry.sourceContentType;
     entry.rendered = true;
     this.rendered++;
+    this.noteRendering();
     for (const response of result.responses) {
       if (response.method !== 'GET' || response.status < 200 || response.status >= 300) continue;
       let url: URL;
@@ -1276,12 +1569,48 @@ class Crawler {
       const { text, charset } = decodeBody(raw, entry.contentType, 'css');
       output = processCss(text, entry.url, visit).css;
       if (charset.toLowerCase() !== 'utf-8') this.transcoded(entry, 'text/css; charset=utf-8');
+    } else if (type === 'js') {
+      const { text, charset } = decodeBody(raw, entry.contentType, 'js');
+      const page = this.scriptPages.get(entry.url) ?? entry.url;
+      output = processJs(text, entry.url, this.jsVisitor(entry.url, page), {
+        documentUrl: page,
+        importMaps: this.importMaps,
+      }).code;
+      // Most modules need no change (the copy keeps their paths): they stay byte for byte.
+      if (output === text) return;
+      if (charset.toLowerCase() !== 'utf-8')
+        this.transcoded(entry, 'text/javascript; charset=utf-8');
     } else {
       output = processWebManifest(raw.toString('utf8'), entry.url, visit).json;
     }
     const stored = await this.options.store.put(bytesOf(output));
     entry.hash = stored.hash;
     entry.size = stored.size;
+  }
+
+  /**
+   * The copy keeps the original paths, so a specifier that already lands on the right file there
+   * (relative, or root-relative on the site) stays as written; the rest take the copy path.
+   */
+  private jsVisitor(scriptUrl: string, pageUrl: string): RefVisitor {
+    const visit = this.rewriteVisitor();
+    const inCopy = (url: string) => new URL(this.mapper.toCopyPath(new URL(url)), COPY_ORIGIN);
+    const script = inCopy(scriptUrl);
+    const page = inCopy(pageUrl);
+    return (ref) => {
+      const next = visit(ref);
+      if (next === undefined) return undefined;
+      const base = resolvesAgainstDocument(ref) ? page : script;
+      try {
+        const lands = new URL(ref.raw, base);
+        const wanted = new URL(next, base);
+        lands.hash = '';
+        wanted.hash = '';
+        return lands.href === wanted.href ? undefined : next;
+      } catch {
+        return next;
+      }
+    };
   }
 
   private siteOrigin(): string {

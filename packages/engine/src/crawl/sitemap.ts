@@ -1,8 +1,17 @@
 import { gunzipSync } from 'node:zlib';
 
-/** `<loc>` entries of a sitemap or sitemap index (gzipped or not), and which kind it was. */
+/** A sitemap holds at most 50,000 URLs in 50 MB (sitemaps.org); more unpacked is a bomb. */
+export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
+
+/**
+ * `<loc>` entries of a sitemap or sitemap index (gzipped or not), and which kind it was. A gzipped
+ * one that unpacks past MAX_SITEMAP_BYTES throws (RangeError) without unpacking the rest.
+ */
 export function parseSitemap(body: Buffer): { kind: 'index' | 'urlset'; locations: string[] } {
-  const bytes = body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body;
+  const bytes =
+    body[0] === 0x1f && body[1] === 0x8b
+      ? gunzipSync(body, { maxOutputLength: MAX_SITEMAP_BYTES })
+      : body;
   const xml = bytes.toString('utf8');
   const kind = /<sitemapindex[\s>]/i.test(xml) ? 'index' : 'urlset';
   const locations: string[] = [];

@@ -11,6 +11,7 @@ import {
   type RefVisitor,
 } from '../references/index.js';
 import { forEachLimit } from '../for-each-limit.js';
+import { EXPORT_FILES_SCRIPT } from '../render/runtime-shim.js';
 import { readBlob } from '../storage/blob-utils.js';
 import type { BlobStore, Manifest, ManifestEntry } from '../types.js';
 
@@ -119,6 +120,14 @@ export function exportPathOf(
   return `/${[...segments, `${stem}${ext}`].join('/')}`;
 }
 
+/** A rendered page (it carries the runtime shim) loads the export's file map first. */
+function withFilesScript(html: string, wanted: boolean): string {
+  if (!wanted || !html.includes('__mirrorShim')) return html;
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  const at = head ? head.index + head[0].length : 0;
+  return `${html.slice(0, at)}<script src="${EXPORT_FILES_SCRIPT}"></script>${html.slice(at)}`;
+}
+
 function redirectPage(target: string): string {
   const t = target.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${t}"><link rel="canonical" href="${t}"><title>Redirecting</title></head><body><a href="${t}">Continue</a></body></html>\n`;
@@ -167,6 +176,14 @@ export async function exportStatic(
     ({ entry, file }) =>
       file !== entry.path && !(entry.path.endsWith('/') && file === `${entry.path}index.html`),
   );
+  // Files whose name changed, for the runtime shim of rendered pages (see EXPORT_FILES_SCRIPT).
+  const renamed: Record<string, string> = {};
+  for (const { entry, file } of plan) {
+    const sameName =
+      file === entry.path || (entry.path.endsWith('/') && file === `${entry.path}index.html`);
+    if (!sameName && (entry.status < 300 || entry.status >= 400)) renamed[entry.path] = file;
+  }
+  const filesScript = rewriteDocuments && Object.keys(renamed).length > 0;
   const copyBase = 'http://copy.invalid';
   const toExport = (copyPath: string) => byCopyPath.get(copyPath);
   const visitor: RefVisitor = (ref) => {
@@ -270,7 +287,7 @@ export async function exportStatic(
           ? processCss(text, documentUrl, visitor).css
           : type === 'application/manifest+json'
             ? processWebManifest(text, documentUrl, visitor).json
-            : processHtml(text, documentUrl, visitor).html;
+            : withFilesScript(processHtml(text, documentUrl, visitor).html, filesScript);
       await fs.writeFile(target, output);
       bytes += Buffer.byteLength(output);
     } else {
@@ -282,6 +299,14 @@ export async function exportStatic(
   // Files are independent: keep several in flight so disk waits overlap with rewriting pages.
   await forEachLimit(plan, WRITERS, writeOne);
   redirects.sort();
+
+  if (filesScript) {
+    const target = path.join(dir, ...EXPORT_FILES_SCRIPT.split('/'));
+    await ensureDir(path.dirname(target));
+    const script = `window.__mirrorFiles=${JSON.stringify(renamed).replace(/</g, '\\u003c')};\n`;
+    await fs.writeFile(target, script);
+    bytes += Buffer.byteLength(script);
+  }
 
   // What the site answers for unknown addresses: its 404 page, or the shell of an app that routes
   // on the client. Static hosts look for 404.html; Netlify also takes a catch-all rewrite, which

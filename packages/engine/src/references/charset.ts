@@ -214,14 +214,15 @@ function isUtf8(bytes: Uint8Array): boolean {
 }
 
 /**
- * Decodes a fetched HTML or CSS body. Order: BOM, Content-Type charset, in-document declaration
- * (`<meta>` prescan / `@charset`), then for HTML: UTF-8 when the bytes are valid UTF-8 (what
- * browsers' encoding detectors conclude), else windows-1252; for CSS: UTF-8.
+ * Decodes a fetched HTML, CSS or JavaScript body. Order: BOM, Content-Type charset, in-document
+ * declaration (`<meta>` prescan / `@charset`), then for HTML and JavaScript: UTF-8 when the bytes
+ * are valid UTF-8 (what browsers' encoding detectors conclude; a classic script without a charset
+ * takes its legacy page's), else windows-1252; for CSS: UTF-8.
  */
 export function decodeBody(
   bytes: Uint8Array,
   contentTypeHeader: string | undefined,
-  kind: 'html' | 'css',
+  kind: 'html' | 'css' | 'js',
 ): { text: string; charset: string } {
   let charset = sniffBom(bytes);
   if (charset === undefined) {
@@ -230,7 +231,7 @@ export function decodeBody(
   }
   if (charset === undefined) {
     if (kind === 'html') charset = prescanHtml(bytes);
-    else {
+    else if (kind === 'css') {
       const rule = cssCharsetRule(bytes);
       if (rule !== undefined) {
         charset = encodingForLabel(rule);

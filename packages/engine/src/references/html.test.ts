@@ -293,20 +293,21 @@ describe('processHtml discovery', () => {
       noscriptAsksForJs: true,
       scriptCount: 2,
       scriptSources: [new URL('m.js', PAGE).href],
-      inlineScriptMayBuild: false,
+      inlineScriptAbilities: [],
     });
   });
 
-  it('says whether inline scripts could build content', () => {
+  it('says what inline scripts together could do', () => {
     const builds = processHtml(
-      '<script>document.body.append("hi")</script><script src="/a.js#x"></script>',
+      '<script>document.body.append("hi")</script><script src="/a.js#x"></script>' +
+        '<script>fetch("/data.json")</script><script>window.__DATA__ = {"id": 7}</script>',
       PAGE,
       keep,
     ).renderHints;
-    expect(builds.inlineScriptMayBuild).toBe(true);
+    expect(builds.inlineScriptAbilities).toEqual(['requests', 'visual']);
     expect(builds.scriptSources).toEqual([new URL('/a.js', PAGE).href]);
     const inert = processHtml('<script>window.flag = 1</script>', PAGE, keep).renderHints;
-    expect(inert.inlineScriptMayBuild).toBe(false);
+    expect(inert.inlineScriptAbilities).toEqual([]);
   });
 
   it('server-rendered app roots are not empty', () => {
@@ -320,7 +321,7 @@ describe('processHtml discovery', () => {
       noscriptAsksForJs: false,
       scriptCount: 0,
       scriptSources: [],
-      inlineScriptMayBuild: false,
+      inlineScriptAbilities: [],
     });
     expect(processHtml('<div data-reactroot></div>', PAGE, keep).renderHints.emptyAppRoot).toBe(
       true,
@@ -527,7 +528,7 @@ describe('processHtml edge cases', () => {
       noscriptAsksForJs: false,
       scriptCount: 0,
       scriptSources: [],
-      inlineScriptMayBuild: false,
+      inlineScriptAbilities: [],
     });
     expect(r.charset).toBeUndefined();
   });

@@ -2,8 +2,10 @@ import { parse, parseFragment } from 'parse5';
 import type { DefaultTreeAdapterTypes, Token } from 'parse5';
 import { charsetFromMetaContent, encodingForLabel } from './charset.js';
 import { rewriteCss } from './css.js';
+import { parseImportMap, type ImportMap } from './import-map.js';
+import { rewriteJs } from './js.js';
 import { isRecord, jsonIndent } from './json.js';
-import { scriptMayBuildContent } from './script-scan.js';
+import { mergeAbilities, scriptAbilities } from './script-scan.js';
 import { RefSink, trimAscii } from './sink.js';
 import { rewriteSrcset } from './srcset.js';
 import type { Ref, RefKind, RefVisitor, RenderHints } from './types.js';
@@ -40,6 +42,8 @@ export interface ProcessHtmlResult {
   /** Characters of visible text (whitespace collapsed; not script, style, noscript, head…). */
   textLength: number;
   renderHints: RenderHints;
+  /** The document's `<script type=importmap>` maps, in document order, as written (not rewritten). */
+  importMaps: ImportMap[];
 }
 
 interface Edit {
@@ -282,8 +286,9 @@ class HtmlWalker {
     noscriptAsksForJs: false,
     scriptCount: 0,
     scriptSources: [],
-    inlineScriptMayBuild: false,
+    inlineScriptAbilities: [],
   };
+  readonly importMaps: ImportMap[] = [];
   private declaresCharset = false;
   private readonly csp: Edit[] = [];
   private readonly seenTags = new Set<number>();
@@ -355,9 +360,17 @@ class HtmlWalker {
             if (/^(?:|text\/css)$/.test(lower(getAttr(el, 'type'))))
               this.styleText(el, frame.delta);
             continue;
-          case 'script':
-            if (lower(getAttr(el, 'type')) === 'importmap') this.importMap(el, frame.delta);
+          case 'script': {
+            const type = lower(getAttr(el, 'type'));
+            if (type === 'importmap') this.importMap(el, frame.delta, frame.fragment);
+            else if (
+              !frame.fragment &&
+              (type === '' || JS_TYPES.test(type)) &&
+              getAttr(el, 'src') === undefined
+            )
+              this.scriptText(el, frame.delta);
             continue;
+          }
           case 'noscript':
             if (el.childNodes.length === 1 && isText(el.childNodes[0])) {
               this.noscript(el.childNodes[0], frame.delta);
@@ -400,9 +413,12 @@ class HtmlWalker {
           } catch {
             // an unusable src runs nothing
           }
-        } else if (!this.hints.inlineScriptMayBuild) {
+        } else {
           const code = el.childNodes.map((c) => (isText(c) ? c.value : '')).join('');
-          this.hints.inlineScriptMayBuild = scriptMayBuildContent(code);
+          this.hints.inlineScriptAbilities = mergeAbilities(
+            this.hints.inlineScriptAbilities,
+            scriptAbilities(code),
+          );
         }
       }
     }
@@ -708,7 +724,18 @@ class HtmlWalker {
     }
   }
 
-  private importMap(el: Element, delta: number): void {
+  /** An inline script's imports, resolved through the import maps that come before it. */
+  private scriptText(el: Element, delta: number): void {
+    const range = this.rawText(el, delta);
+    if (!range) return;
+    const code = this.source.slice(range[0], range[1]);
+    const out = rewriteJs(code, this.base, this.sink.scoped('script'), {
+      importMaps: this.importMaps,
+    });
+    if (out !== code) this.splice(range[0], range[1], out);
+  }
+
+  private importMap(el: Element, delta: number, fragment: boolean): void {
     const range = this.rawText(el, delta);
     if (!range) return;
     const text = this.source.slice(range[0], range[1]);
@@ -719,6 +746,9 @@ class HtmlWalker {
       return;
     }
     if (!isRecord(map)) return;
+    // A map inside <noscript> or <template> is inert.
+    const parsed = fragment ? undefined : parseImportMap(map, this.base);
+    if (parsed) this.importMaps.push(parsed);
     const before = this.sink.replaced;
     let changed = false;
     const rewriteValues = (table: unknown) => {
@@ -815,6 +845,7 @@ function runHtml(
     hasBase: walker.hasBase,
     textLength: walker.textLength,
     renderHints: walker.hints,
+    importMaps: walker.importMaps,
   };
   if (walker.charset !== undefined) result.charset = walker.charset;
   if (walker.title !== undefined) result.title = walker.title;

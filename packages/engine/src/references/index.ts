@@ -7,3 +7,7 @@ export { parseSrcset, serializeSrcset } from './srcset.js';
 export type { SrcsetCandidate } from './srcset.js';
 export { decodeBody, prescanHtml, charsetFromContentType, encodingForLabel } from './charset.js';
 export { scriptMayBuildContent } from './script-scan.js';
+export { processJs, resolvesAgainstDocument } from './js.js';
+export type { ProcessJsOptions, ProcessJsResult } from './js.js';
+export { parseImportMap, resolveModuleSpecifier } from './import-map.js';
+export type { ImportMap, ResolvedSpecifier } from './import-map.js';

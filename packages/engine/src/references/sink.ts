@@ -54,6 +54,11 @@ export class RefSink {
     const raw = trimAscii(value);
     const url = resolveRef(raw, base);
     if (url === undefined) return undefined;
+    return this.visitResolved(url, raw, kind, context);
+  }
+
+  /** Visits a reference resolved by the caller (an absolute http(s) URL without fragment). */
+  visitResolved(url: string, raw: string, kind: RefKind, context: string): string | undefined {
     const ref: Ref = {
       url,
       raw,

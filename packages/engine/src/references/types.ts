@@ -1,3 +1,5 @@
+import type { ScriptAbility } from './script-scan.js';
+
 /** What a reference points at, as far as the referring document tells. */
 export type RefKind =
   | 'page'
@@ -36,6 +38,9 @@ export interface RenderHints {
   scriptCount: number;
   /** Absolute URLs of the executable scripts the page loads, in document order. */
   scriptSources: string[];
-  /** An inline executable script could build or load content (see `scriptMayBuildContent`). */
-  inlineScriptMayBuild: boolean;
+  /**
+   * What the inline executable scripts together could do (`scriptAbilities`): empty when nothing
+   * the copy needs a render for. Per-page data in inline scripts does not change it.
+   */
+  inlineScriptAbilities: ScriptAbility[];
 }

@@ -16,30 +16,33 @@ export const RENDERED_ATTRIBUTE = 'data-mirror-rendered';
  *   serializer can write them as declarative shadow DOM too;
  * - marks style sheets edited through the CSSOM (CSS-in-JS `insertRule`, constructed sheets), whose
  *   rules are then no longer in their `<style>` text;
- * - makes `Math.random` deterministic, so generated ids and A/B buckets are stable across runs.
+ * - makes `Math.random` deterministic, so generated ids and A/B buckets are stable across runs;
+ * - counts what tells that the page routes on the client (History API calls, popstate and
+ *   hashchange listeners on window) and how many style sheets its scripts edited, for
+ *   EVIDENCE_SCRIPT.
  */
 export const INIT_SCRIPT = `(() => {
   if (Object.prototype.hasOwnProperty.call(window, '${STATE_KEY}')) return;
-  const state = { closedRoots: [], dirty: new WeakSet() };
+  const state = { closedRoots: [], dirty: new WeakSet(), editedSheets: 0, historyCalls: 0, routeListeners: 0 };
   Object.defineProperty(window, '${STATE_KEY}', { value: state, enumerable: false });
-  const wrap = (proto, names, sheetOf) => {
-    if (!proto) return;
-    for (const name of names) {
-      const original = proto[name];
-      if (typeof original !== 'function') continue;
-      Object.defineProperty(proto, name, {
-        configurable: true, writable: true, enumerable: false,
-        value: { [name](...args) {
-          try { const sheet = sheetOf(this); if (sheet) state.dirty.add(sheet); } catch {}
-          return original.apply(this, args);
-        } }[name],
-      });
-    }
+  const observe = (proto, name, seen) => {
+    const original = proto && proto[name];
+    if (typeof original !== 'function') return;
+    Object.defineProperty(proto, name, {
+      configurable: true, writable: true, enumerable: false,
+      value: { [name](...args) {
+        try { seen(this, args); } catch {}
+        return original.apply(this, args);
+      } }[name],
+    });
   };
-  wrap(window.CSSStyleSheet && CSSStyleSheet.prototype,
-    ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync'], (s) => s);
-  wrap(window.CSSGroupingRule && CSSGroupingRule.prototype, ['insertRule', 'deleteRule'],
-    (r) => r.parentStyleSheet);
+  const edited = (sheet) => {
+    if (sheet && !state.dirty.has(sheet)) { state.dirty.add(sheet); state.editedSheets++; }
+  };
+  for (const name of ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync'])
+    observe(window.CSSStyleSheet && CSSStyleSheet.prototype, name, (sheet) => edited(sheet));
+  for (const name of ['insertRule', 'deleteRule'])
+    observe(window.CSSGroupingRule && CSSGroupingRule.prototype, name, (rule) => edited(rule.parentStyleSheet));
   const originalAttachShadow = Element.prototype.attachShadow;
   Object.defineProperty(Element.prototype, 'attachShadow', {
     configurable: true, writable: true, enumerable: false,
@@ -48,6 +51,11 @@ export const INIT_SCRIPT = `(() => {
       if (init && init.mode === 'closed') state.closedRoots.push(root);
       return root;
     },
+  });
+  for (const name of ['pushState', 'replaceState'])
+    observe(window.History && History.prototype, name, () => { state.historyCalls++; });
+  observe(EventTarget.prototype, 'addEventListener', (target, args) => {
+    if (target === window && (args[0] === 'popstate' || args[0] === 'hashchange')) state.routeListeners++;
   });
   let seed = 0x2f6b4c1d;
   Math.random = function random() {
@@ -64,13 +72,157 @@ export const SCROLL_SCRIPT = `async ({ maxSteps, delay }) => {
   const scroller = document.scrollingElement || document.documentElement;
   const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
   let steps = 0;
-  for (let y = step; steps < maxSteps; y += step) {
+  for (let y = window.scrollY + step; steps < maxSteps; y += step) {
     window.scrollTo(0, y);
     steps++;
     await new Promise((resolve) => setTimeout(resolve, delay));
     if (y + window.innerHeight >= scroller.scrollHeight) break;
   }
-  return steps;
+  return scroller.scrollHeight;
+}`;
+
+/**
+ * What the page's scripts changed that a visitor sees, measured against the static HTML as the
+ * server sent it (`html`: its bytes in base64, decoded with the page's charset and parsed without
+ * running anything; null compares with an empty document). Run before SERIALIZE_SCRIPT, which
+ * edits the DOM. Returns:
+ * - `addedText`: characters of visible words the static HTML does not have (a word counted as many
+ *   times as it appears more often);
+ * - `addedImages`: images whose URL the static HTML does not mention (in any attribute of its
+ *   images, sources and links, so a lazy `data-src` swapped into `src` is not new);
+ * - `addedLinks`: http(s) links the static HTML does not have (the first 200);
+ * - `shadowRoots`, `insertedStyles` (style and style-sheet link elements beyond the static ones,
+ *   sheets edited through the CSSOM, adopted sheets), `drawnCanvases` (unlike a blank canvas);
+ * - `clientRouting`: History API calls, popstate/hashchange listeners or handlers on window.
+ */
+export const EVIDENCE_SCRIPT = `(options) => {
+  const state = window['${STATE_KEY}'] || {};
+  const skipped = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'TITLE', 'IFRAME', 'OBJECT']);
+  let before = null;
+  let staticShadowRoots = 0;
+  if (options.html !== null) {
+    const bytes = Uint8Array.from(atob(options.html), (c) => c.charCodeAt(0));
+    let text;
+    try { text = new TextDecoder(document.characterSet || 'utf-8').decode(bytes); }
+    catch { text = new TextDecoder().decode(bytes); }
+    before = new DOMParser().parseFromString(text, 'text/html');
+    staticShadowRoots = (text.match(/<template[^>]*\\sshadowrootmode/gi) || []).length;
+  }
+
+  const closedByHost = new Map();
+  for (const root of state.closedRoots || []) if (root.host) closedByHost.set(root.host, root);
+  const treesOf = (doc) => {
+    const roots = [doc];
+    const seen = new Set();
+    for (let i = 0; i < roots.length; i++) {
+      const walker = doc.createTreeWalker(roots[i], NodeFilter.SHOW_ELEMENT);
+      for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+        const root = el.shadowRoot || closedByHost.get(el);
+        if (root && !seen.has(root)) { seen.add(root); roots.push(root); }
+      }
+    }
+    return roots;
+  };
+  const live = treesOf(document);
+  const old = before ? [before] : [];
+  const all = (roots, selector) => roots.flatMap((root) => Array.from(root.querySelectorAll(selector)));
+
+  const visible = new Map();
+  const isVisible = (el) => {
+    if (!el || !el.checkVisibility) return true;
+    let shown = visible.get(el);
+    if (shown === undefined) {
+      // display: contents has no box of its own, its children do.
+      shown = getComputedStyle(el).display === 'contents'
+        ? isVisible(el.parentElement)
+        : el.checkVisibility({ visibilityProperty: true });
+      visible.set(el, shown);
+    }
+    return shown;
+  };
+  const words = (roots, onlyVisible) => {
+    const counts = new Map();
+    for (const root of roots) {
+      const doc = root.ownerDocument || root;
+      const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+        acceptNode: (node) => node.nodeType === 1 && skipped.has(node.nodeName.toUpperCase())
+          ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+      });
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.nodeType !== 3 || (onlyVisible && !isVisible(node.parentElement))) continue;
+        for (const word of node.data.split(/\\s+/)) if (word) counts.set(word, (counts.get(word) || 0) + 1);
+      }
+    }
+    return counts;
+  };
+  const staticWords = words(old, false);
+  let addedText = 0;
+  for (const [word, n] of words(live, true)) {
+    const extra = n - (staticWords.get(word) || 0);
+    if (extra > 0) addedText += extra * word.length;
+  }
+
+  const resolve = (value, base) => {
+    try { return new URL(value.trim(), base).href.split('#')[0]; } catch { return ''; }
+  };
+  const mentioned = new Set();
+  if (before) {
+    const baseHref = before.querySelector('base[href]');
+    const base = (baseHref && resolve(baseHref.getAttribute('href'), options.url)) || options.url;
+    for (const el of all(old, 'img, source, image, video, input, picture, a, area, link')) {
+      for (const attr of Array.from(el.attributes)) {
+        mentioned.add(resolve(attr.value, base));
+        for (const part of attr.value.split(',')) {
+          const token = part.trim().split(/\\s+/)[0];
+          if (token) mentioned.add(resolve(token, base));
+        }
+      }
+    }
+  }
+  let addedImages = 0;
+  for (const img of all(live, 'img, image')) {
+    const url = img.currentSrc || img.src || (img.href && img.href.baseVal) || '';
+    if (url && !mentioned.has(resolve(url, document.baseURI))) addedImages++;
+  }
+  const addedLinks = [];
+  // Links within the page (#top) lead nowhere new.
+  const linked = new Set([resolve(location.href, location.href)]);
+  for (const a of all(live, 'a[href], area[href]')) {
+    const url = resolve(a.href, document.baseURI);
+    if (!/^https?:/.test(url) || mentioned.has(url) || linked.has(url)) continue;
+    linked.add(url);
+    if (addedLinks.length < 200) addedLinks.push(url);
+  }
+
+  const styles = 'style, link[rel~="stylesheet" i]';
+  let adopted = 0;
+  for (const root of live) adopted += (root.adoptedStyleSheets || []).length;
+  const insertedStyles = Math.max(0, all(live, styles).length - all(old, styles).length) +
+    (state.editedSheets || 0) + adopted;
+
+  let drawnCanvases = 0;
+  for (const canvas of all(live, 'canvas')) {
+    if (!canvas.width || !canvas.height) continue;
+    try {
+      const blank = document.createElement('canvas');
+      blank.width = canvas.width;
+      blank.height = canvas.height;
+      if (canvas.toDataURL() !== blank.toDataURL()) drawnCanvases++;
+    } catch {
+      drawnCanvases++;
+    }
+  }
+
+  return {
+    addedText,
+    addedImages,
+    addedLinks,
+    shadowRoots: Math.max(0, live.length - 1 - staticShadowRoots),
+    insertedStyles,
+    drawnCanvases,
+    clientRouting: (state.historyCalls || 0) > 0 || (state.routeListeners || 0) > 0 ||
+      typeof window.onpopstate === 'function' || typeof window.onhashchange === 'function',
+  };
 }`;
 
 /**

@@ -154,6 +154,29 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
       document.getElementById('note').value = 'new note';
     </script></body></html>`),
 
+  '/quiet': html(`<!doctype html><html><head><title>Quiet</title></head><body>
+    <button id="toggle" aria-expanded="false">Menu</button>
+    <nav id="menu" class="closed"><a href="/about">About</a></nav>
+    <img src="/quiet.png" alt=""><canvas width="30" height="10"></canvas>
+    <script>
+      document.getElementById('toggle').addEventListener('click', (event) => {
+        const open = document.getElementById('menu').classList.toggle('closed');
+        event.target.setAttribute('aria-expanded', String(!open));
+      });
+    </script></body></html>`),
+  '/quiet.png': () => send('image/png', PIXEL),
+  '/routed': html(`<!doctype html><html><body><main id="view">Home</main>
+    <script>history.pushState({ view: 'inner' }, '', '/routed/inner');</script></body></html>`),
+  '/hash': html(`<!doctype html><html><body><main id="view">Home</main>
+    <script>window.addEventListener('hashchange', () => {});</script></body></html>`),
+  '/built': html(`<!doctype html><html><body><main id="view"><p>Static words stay.</p></main>
+    <script>
+      const view = document.getElementById('view');
+      view.insertAdjacentHTML('beforeend', '<p>Static words stay.</p><p>Three new words</p>' +
+        '<p style="display: none">Hidden words never count</p>' +
+        '<a href="/next">Next</a><a href="#top">Top</a><img src="/lazy.png?v=2" alt="">');
+    </script></body></html>`),
+
   '/lazy': html(`<!doctype html><html><body>
     <div style="height: 3000px">tall</div>
     <img id="lazy" data-src="/lazy.png" width="10" height="10" alt="">
@@ -291,6 +314,48 @@ describe('createRenderer', () => {
     expect(site.count('/sw.js')).toBe(0);
     expect(find(result.responses, `${site.base}/sw.js`)).toBeUndefined();
   }, 20_000);
+
+  it('reports the evidence: new requests, text, images, links, shadow roots, styles, canvases', async () => {
+    const rendered = await renderer.render(`${site.base}/spa`);
+    const spa = rendered.evidence;
+    expect(spa.newRequests).toEqual([`${site.base}/api/items.json`]);
+    // Whitespace does not count; 'sw:pending' became another word.
+    const sw = /sw:\w+/.exec(rendered.html)![0];
+    expect(spa.addedText).toBe('AlphaitemBetaitem'.length + sw.length);
+    expect(spa).toMatchObject({ addedImages: 0, shadowRoots: 0, clientRouting: false });
+
+    const built = (await renderer.render(`${site.base}/built`)).evidence;
+    // Words the static HTML already has count only where they appear more often.
+    expect(built.addedText).toBe('Staticwordsstay.ThreenewwordsNextTop'.length);
+    expect(built.addedImages).toBe(1);
+    expect(built.addedLinks).toEqual([`${site.base}/next`]);
+
+    const features = (await renderer.render(`${site.base}/features`)).evidence;
+    expect(features.shadowRoots).toBe(2);
+    // An inserted <style> edited through the CSSOM, and three constructed sheets (one adopted by
+    // the document, one by a shadow root; the shadow root's own <style> counts as inserted).
+    expect(features.insertedStyles).toBeGreaterThanOrEqual(4);
+    expect(features.drawnCanvases).toBe(1);
+  }, 30_000);
+
+  it('finds no evidence where scripts wait for a click, and sees client routing', async () => {
+    const quiet = await renderer.render(`${site.base}/quiet`);
+    expect(quiet.evidence).toEqual({
+      newRequests: [`${site.base}/quiet.png`],
+      addedText: 0,
+      addedImages: 0,
+      addedLinks: [],
+      shadowRoots: 0,
+      insertedStyles: 0,
+      drawnCanvases: 0,
+      clientRouting: false,
+    });
+    const routed = await renderer.render(`${site.base}/routed`);
+    expect(routed.finalUrl).toBe(`${site.base}/routed/inner`);
+    expect(routed.evidence.clientRouting).toBe(true);
+    expect((await renderer.render(`${site.base}/hash`)).evidence.clientRouting).toBe(true);
+    expect(site.hits.filter((hit) => hit.includes('favicon'))).toEqual([]);
+  }, 30_000);
 
   it('serializes CSSOM rules, adopted sheets, shadow roots, canvases and form state', async () => {
     const { html: out } = await renderer.render(`${site.base}/features`);

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Request, Route } from 'playwright-core';
 import { NetError } from '../net/errors.js';
 import type { HttpClient, HttpResponse } from '../net/http-client.js';
 import { launchChromium, openContext, settledLocally } from './chromium.js';
-import { INIT_SCRIPT, SCROLL_SCRIPT, SERIALIZE_SCRIPT } from './in-page.js';
+import { EVIDENCE_SCRIPT, INIT_SCRIPT, SCROLL_SCRIPT, SERIALIZE_SCRIPT } from './in-page.js';
 
 export { runtimeShim, toCopyUrl } from './runtime-shim.js';
 
@@ -35,6 +35,34 @@ export interface RenderResult {
   textLength: number;
   /** Every response the page made that was not served from `captured`, each once. */
   responses: RecordedResponse[];
+  /** What the page's scripts did that a copy of the static HTML would lack. */
+  evidence: RenderEvidence;
+}
+
+/**
+ * What running the page's scripts changed, against its static HTML. The crawler decides from it
+ * whether the render joins the copy (see docs/engine.md, step 4).
+ */
+export interface RenderEvidence {
+  /**
+   * GET requests answered 2xx that `captured` did not serve, so the crawl had not stored them
+   * when the page asked (the main document excluded), in the order they were answered.
+   */
+  newRequests: string[];
+  /** Characters of visible words the static HTML does not have. */
+  addedText: number;
+  /** Images whose URL the static HTML does not mention. */
+  addedImages: number;
+  /** http(s) links the static HTML does not have (the first 200). */
+  addedLinks: string[];
+  /** Shadow roots beyond the static HTML's declarative ones. */
+  shadowRoots: number;
+  /** Style elements and style-sheet links inserted, sheets edited through the CSSOM, adopted sheets. */
+  insertedStyles: number;
+  /** Canvases something was drawn on. */
+  drawnCanvases: number;
+  /** History API calls, popstate/hashchange listeners, or a location that changed after load. */
+  clientRouting: boolean;
 }
 
 export interface CapturedResponse {
@@ -81,8 +109,15 @@ export const RENDER_DEFAULTS = {
   idleMaxMs: 5_000,
   scrollMaxSteps: 40,
   scrollStepDelayMs: 100,
+  /**
+   * Scrolls to the bottom, each after the network settled: a page that grows when scrolled to its
+   * end (infinite scroll) loads this many more screens of content, and the copy holds their data.
+   */
+  scrollMaxRounds: 10,
   /** Kept for serialization at the end of the time budget. */
   serializeReserveMs: 3_000,
+  /** A larger static document is not compared with the rendered DOM: all its text counts as added. */
+  maxCompareBytes: 8 * 1024 * 1024,
 } as const;
 
 /** Dropped from recorded and served headers: the body is already decoded and re-framed. */
@@ -209,6 +244,9 @@ export function createRenderer(options: RendererOptions): Renderer {
     let lastActivity = Date.now();
     /** Set when the main frame's navigation answered with a redirect: followed by `goto`. */
     let pendingNavigation: string | undefined;
+    /** Every hop of the main frame's navigation, and the body of its last one (the static HTML). */
+    const navigations = new Set<string>();
+    let staticHtml: Buffer | undefined;
 
     const requestHeaders = async (url: string, request: Request) => {
       const headers: Record<string, string> = {};
@@ -298,9 +336,11 @@ export function createRenderer(options: RendererOptions): Renderer {
       let current = request.url();
       let method = request.method();
       for (let hop = 0; ; hop++) {
+        if (mainNavigation) navigations.add(current);
         const served = await obtain(current, request, method);
         const location = REDIRECT.has(served.status) ? served.headers.location : undefined;
         if (location === undefined || hop >= RENDER_DEFAULTS.maxRedirects) {
+          if (mainNavigation) staticHtml = served.body;
           return route.fulfill({
             status: served.status,
             headers: served.headers,
@@ -358,7 +398,7 @@ export function createRenderer(options: RendererOptions): Renderer {
     };
 
     // Load, following main-frame redirects one policed hop at a time.
-    let target = startUrl;
+    let target = new URL(startUrl).href;
     for (let hop = 0; ; hop++) {
       pendingNavigation = undefined;
       try {
@@ -384,29 +424,67 @@ export function createRenderer(options: RendererOptions): Renderer {
     }
 
     await waitForIdle();
-    const scrollBudget =
-      remaining() - RENDER_DEFAULTS.serializeReserveMs - RENDER_DEFAULTS.idleMaxMs;
-    const maxSteps = Math.min(
-      RENDER_DEFAULTS.scrollMaxSteps,
-      Math.floor(scrollBudget / RENDER_DEFAULTS.scrollStepDelayMs),
-    );
-    if (maxSteps > 0) {
+    let height = 0;
+    for (let round = 0; round < RENDER_DEFAULTS.scrollMaxRounds; round++) {
+      const scrollBudget =
+        remaining() - RENDER_DEFAULTS.serializeReserveMs - RENDER_DEFAULTS.idleMaxMs;
+      const maxSteps = Math.min(
+        RENDER_DEFAULTS.scrollMaxSteps,
+        Math.floor(scrollBudget / RENDER_DEFAULTS.scrollStepDelayMs),
+      );
+      if (maxSteps <= 0) break;
       const args = JSON.stringify({ maxSteps, delay: RENDER_DEFAULTS.scrollStepDelayMs });
-      await main.evaluate(`(${SCROLL_SCRIPT})(${args})`).catch(() => undefined);
+      const reached = Number(
+        await main.evaluate(`(${SCROLL_SCRIPT})(${args})`).catch(() => height),
+      );
+      await waitForIdle();
+      const grown = Number(
+        await main
+          .evaluate('(document.scrollingElement || document.documentElement).scrollHeight')
+          .catch(() => reached),
+      );
+      // The page stopped growing: everything a visitor can scroll to has loaded.
+      if (grown <= height || grown <= reached) break;
+      height = grown;
     }
-    await waitForIdle();
     await main.evaluate('window.scrollTo(0, 0)').catch(() => undefined);
     // One frame for scroll-linked layout, then snapshot.
     await sleep(50);
 
+    const compared =
+      staticHtml && staticHtml.length <= RENDER_DEFAULTS.maxCompareBytes
+        ? staticHtml.toString('base64')
+        : null;
+    const changes = (await main
+      .evaluate(`(${EVIDENCE_SCRIPT})(${JSON.stringify({ html: compared, url: target })})`)
+      .catch(() => null)) as Omit<RenderEvidence, 'newRequests'> | null;
     const serialized = (await main.evaluate(
       `(${SERIALIZE_SCRIPT})(${JSON.stringify({ maxProbeChars: 1_000_000 })})`,
     )) as { html: string; textLength: number };
+    const finalUrl = main.url();
+    const newRequests = responses
+      .filter((r) => r.method === 'GET' && r.status >= 200 && r.status < 300)
+      .map((r) => r.url)
+      .filter((url) => !navigations.has(url));
     return {
       html: serialized.html,
-      finalUrl: main.url(),
+      finalUrl,
       textLength: serialized.textLength,
       responses,
+      evidence: {
+        newRequests,
+        // A page the comparison failed on counts all its text as added: a wrong "no" loses content.
+        ...(changes ?? {
+          addedText: serialized.textLength,
+          addedImages: 0,
+          addedLinks: [],
+          shadowRoots: 0,
+          insertedStyles: 0,
+          drawnCanvases: 0,
+          clientRouting: false,
+        }),
+        clientRouting: (changes?.clientRouting ?? false) || new URL(finalUrl).href !== target,
+      },
     };
   }
 

@@ -12,6 +12,13 @@ import { FOREIGN_PREFIX } from '../url-map.js';
 export const BLOCKED_SOCKET_PATH = `${FOREIGN_PREFIX}-/websocket-blocked`;
 
 /**
+ * A static export renames files (`/api/items?page=2` → `/api/items@page=2.json`): this script
+ * of the export sets `window.__mirrorFiles` (copy path → file) and the shim looks there, so URLs
+ * that scripts build at run time reach the same files as in the hosted copy.
+ */
+export const EXPORT_FILES_SCRIPT = `${FOREIGN_PREFIX}~files.js`;
+
+/**
  * Where an absolute URL lives in the copy of `siteOrigin`: path + query for the site itself,
  * `/_x/[~http/]<host>/<path>` for other hosts (mirrors `UrlMapper.toCopyPath`, fragment dropped).
  * Non-http(s) URLs are returned unchanged. Pure; its source text is also embedded in the shim, so
@@ -39,7 +46,7 @@ export function runtimeShim(siteOrigin: string): string {
   const literal = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c');
   return `(function(){var w=window;if(w.__mirrorShim)return;Object.defineProperty(w,"__mirrorShim",{value:1});
 var S=${literal(origin)},M=${toCopyUrl.toString()};
-function fix(u){try{var a=new URL(String(u),document.baseURI);if(a.origin===location.origin||!/^https?:$/.test(a.protocol))return u;return M(a.href,S)}catch(e){return u}}
+function fix(u){try{var a=new URL(String(u),document.baseURI),R=w.__mirrorFiles||{};if(!/^https?:$/.test(a.protocol))return u;if(a.origin===location.origin)return R[a.pathname+a.search]||u;var p=M(a.href,S);return R[p]||p}catch(e){return u}}
 var F=w.fetch;if(F)w.fetch=function(i,o){if(i instanceof Request){var n=fix(i.url);if(n!==i.url)i=new Request(n,i)}else i=fix(i);return F.call(this,i,o)};
 var X=w.XMLHttpRequest&&XMLHttpRequest.prototype,O=X&&X.open;if(O)X.open=function(){var a=[].slice.call(arguments);a[1]=fix(a[1]);return O.apply(this,a)};
 var E=w.EventSource;if(E)w.EventSource=class extends E{constructor(u,c){super(fix(u),c)}};

@@ -1,0 +1,254 @@
+import fs from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { exportStatic, mirror } from '../src/index.js';
+import { createMemoryBlobStore } from '../src/storage/memory-blob-store.js';
+import type { Manifest, MirrorOptions } from '../src/types.js';
+import { launchBrowser, pixelDifference, visit } from './browser.js';
+import { countingChromium } from './counting-chromium.js';
+import { FIXTURES, serveDirectory, serveFixture, type FixtureServer } from './fixture-server.js';
+
+// 'auto' rendering decides on evidence, per template: which pages were rendered, how many times
+// Chromium was started, and why, for sites built to need it or not.
+
+const servers: FixtureServer[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-render-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const send =
+  (type: string, body: string) => (_req: http.IncomingMessage, res: http.ServerResponse) =>
+    void res.writeHead(200, { 'content-type': type }).end(body);
+const html = (body: string) => send('text/html; charset=utf-8', body);
+const js = (code: string) => send('text/javascript', code);
+
+/** Pages /p1.html … /pN.html of one template, each linking to all the others. */
+function pagesOf(count: number, head: string, body: (n: number) => string) {
+  const links = Array.from({ length: count }, (_, i) => `<a href="/p${i + 1}.html">${i + 1}</a>`);
+  const routes: Record<string, ReturnType<typeof send>> = {};
+  for (let n = 1; n <= count; n++) {
+    routes[`/p${n}.html`] = html(
+      `<!doctype html><html><head><title>Page ${n}</title>${head}</head><body>` +
+        `<nav class="menu"><button class="menu-toggle">Menu</button>${links.join(' ')}</nav>` +
+        `<main><h1>Page ${n}</h1>${body(n)}</main></body></html>`,
+    );
+  }
+  return routes;
+}
+
+async function site(routes: Record<string, ReturnType<typeof send>>) {
+  const server = await serveFixture(null, routes);
+  servers.push(server);
+  return server;
+}
+
+async function run(url: string, options: Partial<MirrorOptions> = {}) {
+  const chromium = countingChromium(tempDir());
+  const manifest = await mirror({
+    url,
+    store: createMemoryBlobStore(),
+    allowPrivateNetworks: true,
+    chromiumPath: chromium.path,
+    ...options,
+  });
+  return { manifest, launches: chromium.launches() };
+}
+
+const pageEntries = (manifest: Manifest) =>
+  manifest.entries.filter((e) => e.kind === 'page' && e.status === 200);
+
+const ANALYTICS = `window.dataLayer = window.dataLayer || [];
+function gtag() { dataLayer.push(arguments); }
+gtag('js', Date.now());
+gtag('config', 'G-TEST');
+addEventListener('pagehide', function () { navigator.sendBeacon('/collect', JSON.stringify(dataLayer)); });`;
+
+const MENU = `document.querySelector('.menu-toggle').addEventListener('click', function () {
+  document.querySelector('.menu').classList.toggle('open');
+});`;
+
+describe("'auto' rendering on evidence", () => {
+  it('never starts Chromium for a static site whose scripts only count visits and toggle a menu', async () => {
+    const origin = await site({
+      ...pagesOf(
+        6,
+        '<script async src="/analytics.js"></script><script defer src="/menu.js"></script>',
+        (n) => `<p>Plain text of page ${n}, written on the server.</p>`,
+      ),
+      '/analytics.js': js(ANALYTICS),
+      '/menu.js': js(MENU),
+    });
+    const { manifest, launches } = await run(`${origin.origin}/p1.html`);
+    expect(launches).toBe(0);
+    expect(manifest.stats.rendered).toBe(0);
+    const pages = pageEntries(manifest);
+    expect(pages).toHaveLength(6);
+    for (const page of pages) {
+      expect(page.rendered).toBeUndefined();
+      expect(page.renderReason).toMatch(/^not rendered: no script could request files/);
+    }
+    expect(new Set(pages.map((p) => p.renderTemplate)).size).toBe(1);
+    expect(manifest.notes).toContain(
+      'Rendered 0 of 6 pages with scripts; 1 template: 0 showed evidence, 0 showed none, 1 cannot need a render (static scan).',
+    );
+  });
+
+  /** 30 pages of one template whose script fetches the page's item from an API. */
+  async function fetchingSite() {
+    const routes = pagesOf(
+      30,
+      '<script defer src="/item.js"></script>',
+      () => '<section id="item">Loading…</section>',
+    );
+    for (let n = 1; n <= 30; n++)
+      routes[`/api/p${n}.json`] = send(
+        'application/json',
+        JSON.stringify({ name: `Item ${n}`, price: n * 3 }),
+      );
+    routes['/item.js'] = js(`var id = location.pathname.split('/').pop().replace('.html', '');
+fetch('/api/' + id + '.json').then(function (r) { return r.json(); }).then(function (item) {
+  document.getElementById('item').textContent = item.name + ' costs ' + item.price + ' euros';
+});`);
+    return site(routes);
+  }
+
+  it('renders every page of a template whose script fetches data', async () => {
+    const origin = await fetchingSite();
+    const { manifest, launches } = await run(`${origin.origin}/p1.html`);
+    const pages = pageEntries(manifest);
+    expect(pages).toHaveLength(30);
+    expect(manifest.stats.rendered).toBe(30);
+    expect(pages.every((p) => p.rendered)).toBe(true);
+    expect(new Set(pages.map((p) => p.renderTemplate)).size).toBe(1);
+    for (let n = 1; n <= 30; n++)
+      expect(manifest.entries.map((e) => e.path)).toContain(`/api/p${n}.json`);
+    const sample = pages.filter((p) => p.renderReason?.includes('sampled for its template'));
+    expect(sample).toHaveLength(1);
+    expect(sample[0]!.renderReason).toMatch(
+      /^rendered \(sampled for its template: item\.js could request files, change what a visitor sees\): fetched 1 file the crawl had not found \(p\d+\.json\)/,
+    );
+    expect(launches).toBe(1);
+  }, 180_000);
+
+  it('renders no more pages than maxPages allows', async () => {
+    const origin = await fetchingSite();
+    const { manifest } = await run(`${origin.origin}/p1.html`, { maxPages: 4 });
+    expect(pageEntries(manifest)).toHaveLength(4);
+    expect(manifest.stats.rendered).toBe(4);
+    expect(manifest.failureCounts?.limit).toBe(26);
+  }, 60_000);
+
+  it('renders one sample of a template whose scripts wait for a click, and no other page', async () => {
+    const origin = await site({
+      ...pagesOf(
+        30,
+        '<script async src="/analytics.js"></script><script defer src="/menu.js"></script>' +
+          '<script defer src="/year.js"></script>',
+        (n) => `<p>Server-written text of page ${n}.</p><footer>© <span id="year"></span></footer>`,
+      ),
+      '/analytics.js': js(ANALYTICS),
+      // setAttribute could set a src: the scan says "could", only a render can tell it did not.
+      '/menu.js':
+        js(`document.querySelector('.menu-toggle').addEventListener('click', function (e) {
+  var open = document.querySelector('.menu').classList.toggle('open');
+  e.target.setAttribute('aria-expanded', String(open));
+});`),
+      // A stamp: below the threshold, and the kept script writes it again in the copy.
+      '/year.js': js(`document.getElementById('year').textContent = new Date().getFullYear();`),
+    });
+    const { manifest, launches } = await run(`${origin.origin}/p1.html`);
+    const pages = pageEntries(manifest);
+    expect(pages).toHaveLength(30);
+    expect(manifest.stats.rendered).toBe(0);
+    const sampled = pages.filter((p) => p.renderReason?.includes('sampled for its template'));
+    expect(sampled.map((p) => p.renderReason)).toEqual([
+      'not rendered (sampled for its template: menu.js could request files): added 4 characters of text',
+    ]);
+    const others = pages.filter((p) => p !== sampled[0]);
+    expect(others).toHaveLength(29);
+    for (const page of others)
+      expect(page.renderReason).toBe(
+        `not rendered: ${sampled[0]!.path}, the sample of its template, showed no evidence`,
+      );
+    expect(launches).toBe(1);
+    expect(manifest.notes).toContain(
+      'Rendered 0 of 30 pages with scripts; 1 template: 0 showed evidence, 1 showed none, 0 cannot need a render (static scan).',
+    );
+  }, 120_000);
+
+  it('renders a client-routed page and says so', async () => {
+    const origin = await site({
+      '/': html(`<!doctype html><html><head><title>Router</title></head><body>
+        <main id="view"><h1>Home</h1><p>Welcome to the app.</p></main>
+        <script>
+          if (location.pathname === '/') history.pushState({ view: 'home' }, '', '/home');
+        </script></body></html>`),
+    });
+    const { manifest } = await run(`${origin.origin}/`, { maxDepth: 0 });
+    const home = manifest.entries.find((e) => e.path === '/')!;
+    expect(home.rendered).toBe(true);
+    expect(home.clientRouted).toBe(true);
+    expect(home.renderReason).toMatch(
+      /^rendered \(sampled for its template: inline scripts could route on the client\): routes on the client$/,
+    );
+  }, 60_000);
+});
+
+describe('js-fetch-grid: a product grid fetched as JSON, then its images', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('is rendered though the text it adds is short, and the export shows the grid offline', async () => {
+    const dir = path.join(FIXTURES, 'js-fetch-grid');
+    const products = JSON.parse(fs.readFileSync(path.join(dir, 'products.json'), 'utf8')) as {
+      name: string;
+      image: string;
+    }[];
+    // The names are all the text the grid adds: far below the old rule's `textLength * 1.5 + 200`.
+    expect(products.map((p) => p.name).join(' ').length).toBeLessThan(50);
+    const origin = await serveFixture(dir, {}, { template: false });
+    servers.push(origin);
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({ url: origin.origin, store, allowPrivateNetworks: true });
+    const home = manifest.entries.find((e) => e.path === '/')!;
+    expect(home.rendered).toBe(true);
+    expect(manifest.stats.rendered).toBe(1);
+    expect(home.renderReason).toMatch(
+      /fetched 13 files the crawl had not found \(products\.json, p01\.png, p02\.png, …\)/,
+    );
+    const paths = manifest.entries.map((e) => e.path);
+    expect(paths).toContain('/products.json');
+    for (const p of products) expect(paths).toContain(`/${p.image}`);
+    expect(manifest.notes.join('\n')).toMatch(
+      /^Rendered 1 of 1 pages with scripts; 1 template: 1 showed evidence/m,
+    );
+
+    const original = await visit(browser, `${origin.origin}/`, [origin.origin]);
+    const out = tempDir();
+    await exportStatic(manifest, store, out);
+    await origin.close();
+    const copy = await serveDirectory(out);
+    servers.push(copy);
+    const result = await visit(browser, `${copy.origin}/`, [copy.origin]);
+    const difference = pixelDifference(original.screenshot, result.screenshot);
+    expect(result.failed).toEqual([]);
+    expect(result.foreign).toEqual([]);
+    expect(difference, `differs by ${(difference * 100).toFixed(2)}%`).toBeLessThanOrEqual(0.005);
+  }, 60_000);
+});

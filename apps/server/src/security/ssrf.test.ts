@@ -127,7 +127,7 @@ function addresses(P: number): string[] {
 
 /** What a refused mirror run may say: the policy's refusal, or no address at all for the name. */
 const REFUSED_RUN =
-  /^(Refused address: .+|Only http and https addresses can be mirrored.*|Cannot reach .+: no such host)$/;
+  /^(Refused address: .+|Only http and https addresses can be mirrored.*|Cannot reach .+: no such host\.?)$/;
 
 beforeAll(async () => {
   recorder = await startRecorder();

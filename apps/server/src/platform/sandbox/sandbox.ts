@@ -28,8 +28,12 @@ import type { LogLevel, TaskErrorData, ToChild, ToParent } from './sandbox-proto
 const MiB = 1024 * 1024;
 
 export const SANDBOX_DEFAULTS = {
-  /** How often the memory of a run's process tree is measured. */
-  memoryCheckMs: 1_000,
+  /**
+   * How often the memory of a run's processes is measured (a run can grow by hundreds of MB in a
+   * second), and how often the list of its processes is read again (that reads all of /proc).
+   */
+  memoryCheckMs: 250,
+  treeCheckMs: 1_000,
   /** After an abort (shutdown, cancel), time the task gets to stop before it is killed. */
   abortGraceMs: 1_500,
   /** After its answer, time the child gets to exit by itself. */
@@ -234,9 +238,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
       const limitTimer = setTimeout(() => kill('timeout'), runOptions.timeoutMs);
       timers.push(limitTimer);
+      let treeReadAt = 0;
       const memoryWatch = setInterval(() => {
         if (!procAvailable || child.pid === undefined) return;
-        lastTree = processTree(child.pid);
+        const now = Date.now();
+        if (now - treeReadAt >= SANDBOX_DEFAULTS.treeCheckMs) {
+          lastTree = processTree(child.pid);
+          treeReadAt = now;
+        }
         const bytes = residentBytes(lastTree);
         peakBytes = Math.max(peakBytes, bytes);
         if (bytes > memoryMb * MiB) kill('memory');

@@ -490,6 +490,8 @@ class Crawler {
   private wake: (() => void) | null = null;
   /** Sitemaps and the unknown-address probe, read while the crawl goes on. */
   private discovering: Promise<unknown> | null = null;
+  /** Pages waiting for their render decision (their scripts, a sample) or being rendered. */
+  private readonly renderDecisions = new Set<Promise<void>>();
   private readonly notes: string[] = [];
   private renderer: Renderer | null = null;
   private renderDisabled = false;
@@ -506,6 +508,8 @@ class Crawler {
   private releasesWaitersOnAbort = false;
   /** Script URL → why it could need a render ('' when it could not). */
   private readonly scriptVerdicts = new Map<string, Promise<string>>();
+  /** What each fetched script could do (`scriptAbilities`), scanned when it was parsed. */
+  private readonly scriptScans = new Map<string, ReturnType<typeof scriptAbilities>>();
   private rendered = 0;
 
   constructor(
@@ -646,7 +650,13 @@ class Crawler {
         }
       }
       // Done when nothing runs, waits or may still be found (sitemaps are read meanwhile).
-      if (running.size === 0 && nextWake === Infinity && this.discovering === null) break;
+      if (
+        running.size === 0 &&
+        nextWake === Infinity &&
+        this.discovering === null &&
+        this.renderDecisions.size === 0
+      )
+        break;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         if (nextWake !== Infinity) setTimeout(resolve, Math.max(1, nextWake - Date.now()));
@@ -1065,7 +1075,7 @@ class Crawler {
     Lanes.succeed(lane);
     if (raw) {
       const info = this.discover(task, contentType, raw, href);
-      if (info && task.kind === 'page' && !task.leaf) await this.maybeRender(task, info);
+      if (info && task.kind === 'page' && !task.leaf) this.deciding(this.maybeRender(task, info));
     }
   }
 
@@ -1147,6 +1157,9 @@ class Crawler {
         }).refs;
         // Imported modules run for the same page; a worker is a page of its own.
         if (page) this.rememberPage(refs, MODULE_KIND, page);
+        // Scanned now, while the text is in memory: a render decision would read it back.
+        if (this.settings.render === 'auto')
+          this.scriptScans.set(task.url.href, scriptAbilities(text));
       } else if (type === 'manifest') {
         refs = processWebManifest(raw.toString('utf8'), documentUrl, collectRefs).refs;
       }
@@ -1204,6 +1217,22 @@ class Crawler {
    * on the client, its first page is rendered as a sample; a sample that found new requests or
    * content joins the copy and every page of its template is rendered, else no other page is.
    */
+  /**
+   * A page's render decision goes on outside its fetch slot: a page whose template waits for its
+   * scripts to be fetched (or for a sample render) must not keep the next pages from being fetched.
+   */
+  private deciding(decision: Promise<void>): void {
+    const tracked = decision
+      .catch((err: unknown) => {
+        this.note(`A render decision failed: ${err instanceof Error ? err.message : String(err)}`);
+      })
+      .finally(() => {
+        this.renderDecisions.delete(tracked);
+        this.wake?.();
+      });
+    this.renderDecisions.add(tracked);
+  }
+
   private async maybeRender(task: Task, info: HtmlInfo): Promise<void> {
     const mode = this.settings.render;
     if (mode === 'never' || this.renderDisabled) return;
@@ -1349,8 +1378,9 @@ class Crawler {
     }
     if (entry.size > DEFAULTS.maxParsedBytes) return unread;
     try {
-      const code = await readBlob(this.options.store, entry.sourceHash);
-      const abilities = scriptAbilities(code.toString('utf8'));
+      const abilities =
+        this.scriptScans.get(entry.url) ??
+        scriptAbilities((await readBlob(this.options.store, entry.sourceHash)).toString('utf8'));
       return abilities.length > 0 ? `${fileName(src)} could ${describeAbilities(abilities)}` : '';
     } catch {
       return unread;

@@ -623,10 +623,31 @@ export function pageVersion(text) {
 
 // ---- which process holds a socket ---------------------------------------------------------------
 
+/** `pid` and every process below it (a worker runs each mirror in a sandbox child it forks). */
+function processTree(pid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
 /**
- * The pid among `pids` whose TCP socket has local port `localPort` and remote port `remotePort`
- * (Linux: /proc/net/tcp{,6} give the socket's inode, /proc/<pid>/fd links name it). A fixture site
- * that sees a request from 127.0.0.1:`localPort` learns which worker process is mirroring it.
+ * The pid among `pids` whose process, or a process below it, holds the TCP socket with local port
+ * `localPort` and remote port `remotePort` (Linux: /proc/net/tcp{,6} give the socket's inode,
+ * /proc/<pid>/fd links name it). A fixture site that sees a request from 127.0.0.1:`localPort`
+ * learns which worker process is mirroring it.
  */
 export function pidOfSocket(localPort, remotePort, pids) {
   const hex = (n) => n.toString(16).toUpperCase().padStart(4, '0');
@@ -647,22 +668,22 @@ export function pidOfSocket(localPort, remotePort, pids) {
     }
   }
   if (inodes.size === 0) return null;
-  for (const pid of pids) {
+  const holds = (pid) => {
     let fds = [];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
     } catch {
-      continue;
+      return false;
     }
-    for (const fd of fds) {
+    return fds.some((fd) => {
       try {
-        if (inodes.has(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))) return pid;
+        return inodes.has(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
       } catch {
-        // closed meanwhile
+        return false; // closed meanwhile
       }
-    }
-  }
-  return null;
+    });
+  };
+  return pids.find((pid) => processTree(pid).some(holds)) ?? null;
 }
 
 /** Prints a table: the first column left-aligned, the others right-aligned. */

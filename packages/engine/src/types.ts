@@ -9,6 +9,12 @@ export interface BlobStore {
   put(body: AsyncIterable<Uint8Array>): Promise<{ hash: string; size: number }>;
   /** Streams a stored body out. */
   read(hash: string): AsyncIterable<Uint8Array>;
+  /**
+   * Optional: a whole stored body at once, for a store that can do that cheaper than streaming
+   * (a file store reads a small file in one call). The engine only reads documents it parses this
+   * way, which are bounded in size.
+   */
+  readAll?(hash: string): Promise<Buffer>;
   has(hash: string): Promise<boolean>;
 }
 

@@ -410,7 +410,13 @@ async function viewOf(page: Page, base: string, fullPage: boolean): Promise<View
   return {
     url: url.startsWith(base) ? url.slice(base.length) : url,
     text: texts.join('\n\n[frame]\n'),
-    screenshot: await page.screenshot({ fullPage, animations: 'disabled', caret: 'hide' }),
+    // A screenshot is no control a visitor waits for: on a busy machine it takes seconds.
+    screenshot: await page.screenshot({
+      fullPage,
+      animations: 'disabled',
+      caret: 'hide',
+      timeout: 30_000,
+    }),
   };
 }
 

@@ -87,7 +87,6 @@ export const DEFAULTS = {
 };
 
 interface HtmlInfo {
-  textLength: number;
   hints: RenderHints;
 }
 
@@ -372,6 +371,7 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     },
     read: (hash) => options.store.read(hash),
     has: (hash) => options.store.has(hash),
+    ...(options.store.readAll ? { readAll: options.store.readAll.bind(options.store) } : {}),
   };
   const storageError = () =>
     new MirrorError(
@@ -1125,7 +1125,7 @@ class Crawler {
         this.scriptPages.set(ref.url, page);
   }
 
-  /** Queues what a body references; for a page, also says how much text it has without scripts. */
+  /** Queues what a body references; for a page, also returns what its scripts hint at. */
   private discover(
     task: Task,
     contentType: string,
@@ -1141,7 +1141,7 @@ class Crawler {
         const { text } = decodeBody(raw, contentType, 'html');
         const result = processHtml(text, documentUrl, collectRefs);
         refs = result.refs;
-        info = { textLength: result.textLength, hints: result.renderHints };
+        info = { hints: result.renderHints };
         for (const map of result.importMaps) this.rememberImportMap(map);
         const base = refs.find((r) => r.context === 'base')?.url ?? documentUrl;
         this.rememberPage(refs, SCRIPT_KINDS, base);

@@ -13,6 +13,7 @@ import {
 import { forEachLimit } from '../for-each-limit.js';
 import { EXPORT_FILES_SCRIPT } from '../render/runtime-shim.js';
 import { readBlob } from '../storage/blob-utils.js';
+import { writeFile } from '../storage/files.js';
 import type { BlobStore, Manifest, ManifestEntry } from '../types.js';
 
 const EXTENSIONS: Record<string, string> = {
@@ -273,7 +274,7 @@ export async function exportStatic(
         ? (toExport(location.split('#')[0]!) ?? location)
         : location;
       const page = redirectPage(mapped);
-      await fs.writeFile(target, page);
+      await writeFile(target, page);
       bytes += Buffer.byteLength(page);
       redirects.push(`${entry.path.split('?')[0]} ${mapped} ${entry.status}`);
       return;
@@ -288,7 +289,7 @@ export async function exportStatic(
           : type === 'application/manifest+json'
             ? processWebManifest(text, documentUrl, visitor).json
             : withFilesScript(processHtml(text, documentUrl, visitor).html, filesScript);
-      await fs.writeFile(target, output);
+      await writeFile(target, output);
       bytes += Buffer.byteLength(output);
     } else {
       if (blobPath) await place(entry.hash, target);

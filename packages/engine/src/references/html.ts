@@ -1,7 +1,6 @@
-import { parse, parseFragment } from 'parse5';
-import type { DefaultTreeAdapterTypes, Token } from 'parse5';
 import { charsetFromMetaContent, encodingForLabel } from './charset.js';
 import { rewriteCss } from './css.js';
+import { decodeText, HtmlScanner, Token, type RawTextKind, type ScannedAttr } from './html-scan.js';
 import { parseImportMap, type ImportMap } from './import-map.js';
 import { rewriteJs } from './js.js';
 import { isRecord, jsonIndent } from './json.js';
@@ -10,16 +9,24 @@ import { RefSink, trimAscii } from './sink.js';
 import { rewriteSrcset } from './srcset.js';
 import type { Ref, RefKind, RefVisitor, RenderHints } from './types.js';
 
-type Node = DefaultTreeAdapterTypes.Node;
-type ChildNode = DefaultTreeAdapterTypes.ChildNode;
-type Element = DefaultTreeAdapterTypes.Element;
-type Template = DefaultTreeAdapterTypes.Template;
-type TextNode = DefaultTreeAdapterTypes.TextNode;
-type Attribute = Token.Attribute;
-type Location = Token.Location;
+const enum Ns {
+  Html,
+  Svg,
+  MathMl,
+}
 
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
-const SVG_NS = 'http://www.w3.org/2000/svg';
+/** A start tag as the walker sees it: the element's namespace comes from the walk. */
+interface Tag {
+  name: string;
+  ns: Ns;
+  attrs: ScannedAttr[];
+  start: number;
+  end: number;
+  /** Inside a `<template>` or a re-read `<noscript>`: not part of the live document. */
+  fragment: boolean;
+  /** A `<source>` whose parent is `<video>` or `<audio>`. */
+  inMedia: boolean;
+}
 
 export interface ProcessHtmlOptions {
   /**
@@ -39,8 +46,6 @@ export interface ProcessHtmlResult {
   /** Encoding declared by the first `<meta charset>` / `http-equiv=content-type` (canonical name). */
   charset?: string;
   title?: string;
-  /** Characters of visible text (whitespace collapsed; not script, style, noscript, head…). */
-  textLength: number;
   renderHints: RenderHints;
   /** The document's `<script type=importmap>` maps, in document order, as written (not rewritten). */
   importMaps: ImportMap[];
@@ -52,27 +57,63 @@ interface Edit {
   text: string;
 }
 
-interface Frame {
-  node: ChildNode;
-  /** Offset of the parsed text within the document source (noscript fragments). */
-  delta: number;
-  /** Inside a subtree whose text is not rendered (head, script, template, noscript…). */
-  hidden: boolean;
-  /** Inside a re-parsed `<noscript>` fragment: not part of the live document. */
-  fragment: boolean;
-}
-
-const HIDDEN_TEXT = new Set([
+/** HTML elements whose content is not markup, and how it ends (scripting enabled). */
+const RAW_TEXT: ReadonlyMap<string, RawTextKind> = new Map([
+  ['script', 'script'],
+  ['style', 'rawtext'],
+  ['xmp', 'rawtext'],
+  ['iframe', 'rawtext'],
+  ['noembed', 'rawtext'],
+  ['noframes', 'rawtext'],
+  ['noscript', 'rawtext'],
+  ['title', 'rcdata'],
+  ['textarea', 'rcdata'],
+  ['plaintext', 'plaintext'],
+]);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'basefont',
+  'bgsound',
+  'br',
+  'col',
+  'embed',
+  'frame',
+  'hr',
+  'image',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+/** Start tags that may come before `<body>` without opening it. */
+const HEAD_CONTENT = new Set([
+  'html',
   'head',
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'noframes',
   'script',
   'style',
   'template',
   'title',
-  'iframe',
-  'noembed',
-  'noframes',
   'noscript',
 ]);
+/** HTML start tags that end foreign (SVG, MathML) content. */
+const BREAKOUT = new Set(
+  (
+    'b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img ' +
+    'li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var'
+  ).split(' '),
+);
 const APP_ROOT_IDS = new Set(['root', '__next', 'app', '__nuxt', '___gatsby']);
 const JS_TYPES =
   /^(?:(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/javascript1\.[0-5]|text\/(?:jscript|livescript)|module)$/i;
@@ -148,9 +189,24 @@ const OG_MEDIA = new Set([
   'twitter:player:stream',
 ]);
 const ITEMPROP_IMAGE = new Set(['image', 'thumbnailurl', 'logo']);
+/** HTML attributes that can hold a reference on some element (besides `style` and `data-*`). */
+const URL_ATTRIBUTES = new Set([
+  'src',
+  'srcset',
+  'imagesrcset',
+  'srcdoc',
+  'poster',
+  'data',
+  'href',
+  'action',
+  'formaction',
+  'background',
+  'content',
+  'charset',
+]);
 
-function getAttr(el: Element, name: string): string | undefined {
-  for (const a of el.attrs) if (a.name === name && !a.prefix) return a.value;
+function getAttr(el: Tag, name: string): string | undefined {
+  for (const a of el.attrs) if (a.name === name) return a.value;
   return undefined;
 }
 
@@ -165,31 +221,6 @@ function escapeAttr(value: string, quote: '"' | "'"): string {
 
 function escapeText(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Length of a text once whitespace runs are collapsed to one space and the ends trimmed. */
-function collapsedLength(text: string): number {
-  let length = 0;
-  let pendingSpace = false;
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c) {
-      pendingSpace = length > 0;
-    } else {
-      if (pendingSpace) length++;
-      pendingSpace = false;
-      length++;
-    }
-  }
-  return length;
-}
-
-function isText(node: ChildNode | undefined): node is TextNode {
-  return node !== undefined && node.nodeName === '#text';
-}
-
-function isElement(node: Node): node is Element {
-  return 'tagName' in node;
 }
 
 function kindForAs(as: string): RefKind {
@@ -220,7 +251,7 @@ function kindForAs(as: string): RefKind {
 }
 
 /** Kind of the resource behind `<link href>`, from rel/as/type; null for rels that fetch nothing. */
-function linkKind(el: Element): RefKind | null {
+function linkKind(el: Tag): RefKind | null {
   const rels = lower(getAttr(el, 'rel')).split(/[\t\n\f\r ]+/);
   const has = (r: string) => rels.includes(r);
   if (has('stylesheet')) return 'stylesheet';
@@ -274,13 +305,30 @@ function splitRefresh(content: string): { before: string; url: string; after: st
   };
 }
 
+/** An open element while the walk is inside foreign content (the namespaces need a stack). */
+interface Open {
+  name: string;
+  ns: Ns;
+  /** An HTML integration point: its content is HTML again (`<foreignObject>`, `<mtext>`…). */
+  htmlInside: boolean;
+}
+
+function integrationPoint(name: string, ns: Ns, attrs: ScannedAttr[]): boolean {
+  if (ns === Ns.Svg) return name === 'foreignobject' || name === 'desc' || name === 'title';
+  if (ns !== Ns.MathMl) return false;
+  if (name === 'annotation-xml') {
+    const encoding = attrs.find((a) => a.name === 'encoding')?.value.toLowerCase();
+    return encoding === 'text/html' || encoding === 'application/xhtml+xml';
+  }
+  return name === 'mi' || name === 'mo' || name === 'mn' || name === 'ms' || name === 'mtext';
+}
+
 class HtmlWalker {
   readonly edits: Edit[] = [];
   base: string;
   hasBase = false;
   charset: string | undefined;
   title: string | undefined;
-  textLength = 0;
   readonly hints: RenderHints = {
     emptyAppRoot: false,
     noscriptAsksForJs: false,
@@ -291,7 +339,13 @@ class HtmlWalker {
   readonly importMaps: ImportMap[] = [];
   private declaresCharset = false;
   private readonly csp: Edit[] = [];
-  private readonly seenTags = new Set<number>();
+  /** Where `<meta charset="utf-8">` goes when one is needed: after `<head>`, else `<html>`, else the doctype. */
+  private headEnd: number | undefined;
+  private htmlEnd: number | undefined;
+  private doctypeEnd: number | undefined;
+  private bodyStarted = false;
+  /** Start tags seen before `<body>`: a late `<html>` or `<head>` tag opens nothing. */
+  private headTags = 0;
 
   constructor(
     readonly source: string,
@@ -302,109 +356,206 @@ class HtmlWalker {
     this.base = documentUrl;
   }
 
-  /** The document base URL: the first `<base href>` in tree order (outside templates). */
-  findBase(root: Node): void {
+  /** The document base URL: the first `<base href>` (outside templates), which applies to every reference. */
+  findBase(): void {
     if (!/<base[\t\n\f\r />]/i.test(this.source)) return;
-    const stack: Node[] = [root];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (isElement(node) && node.namespaceURI === HTML_NS && node.tagName === 'base') {
-        const href = getAttr(node, 'href');
-        if (href !== undefined) {
-          this.hasBase = true;
-          try {
-            this.base = new URL(trimAscii(href), this.documentUrl).href;
-          } catch {
-            // an invalid base leaves the document URL in place
-          }
-          return;
-        }
+    this.walk(0, this.source.length, false, (tag) => {
+      if (tag.name !== 'base' || tag.ns !== Ns.Html || tag.fragment) return false;
+      const href = getAttr(tag, 'href');
+      if (href === undefined) return false;
+      this.hasBase = true;
+      try {
+        this.base = new URL(trimAscii(href), this.documentUrl).href;
+      } catch {
+        // an invalid base leaves the document URL in place
       }
-      if ('childNodes' in node && !(isElement(node) && node.tagName === 'template')) {
-        for (let k = node.childNodes.length - 1; k >= 0; k--) stack.push(node.childNodes[k]!);
-      }
-    }
+      return true;
+    });
   }
 
-  walk(nodes: ChildNode[], delta: number, hidden: boolean, fragment: boolean): void {
-    const stack: Frame[] = [];
-    const pushAll = (list: ChildNode[], d: number, h: boolean, f: boolean) => {
-      for (let k = list.length - 1; k >= 0; k--) {
-        stack.push({ node: list[k]!, delta: d, hidden: h, fragment: f });
-      }
-    };
-    pushAll(nodes, delta, hidden, fragment);
-    while (stack.length > 0) {
-      const frame = stack.pop()!;
-      const node = frame.node;
-      if (isText(node)) {
-        if (!frame.hidden) this.textLength += collapsedLength(node.value);
-        continue;
-      }
-      if (!isElement(node)) continue;
-      const el = node;
-      const loc = el.sourceCodeLocation;
-      if (loc) {
-        const key = (loc.startTag?.startOffset ?? loc.startOffset) + frame.delta;
-        if (!this.seenTags.has(key)) {
-          this.seenTags.add(key);
-          this.attributes(el, loc, frame.delta, frame.fragment);
-        }
-      }
-      const html = el.namespaceURI === HTML_NS;
-      const hiddenBelow = frame.hidden || (html && HIDDEN_TEXT.has(el.tagName));
-      if (!frame.fragment) this.hintsFor(el);
-      if (html) {
-        switch (el.tagName) {
-          case 'style':
-            if (/^(?:|text\/css)$/.test(lower(getAttr(el, 'type'))))
-              this.styleText(el, frame.delta);
-            continue;
-          case 'script': {
-            const type = lower(getAttr(el, 'type'));
-            if (type === 'importmap') this.importMap(el, frame.delta, frame.fragment);
-            else if (
-              !frame.fragment &&
-              (type === '' || JS_TYPES.test(type)) &&
-              getAttr(el, 'src') === undefined
-            )
-              this.scriptText(el, frame.delta);
-            continue;
-          }
-          case 'noscript':
-            if (el.childNodes.length === 1 && isText(el.childNodes[0])) {
-              this.noscript(el.childNodes[0], frame.delta);
-              continue;
-            }
-            break;
-          case 'template':
-            pushAll((el as Template).content.childNodes, frame.delta, true, true); // inert
-            continue;
-          case 'title':
-            if (this.title === undefined && !frame.fragment) {
-              this.title = el.childNodes
-                .map((c) => (isText(c) ? c.value : ''))
-                .join('')
-                .replace(/\s+/g, ' ')
-                .trim();
-            }
-            continue;
-        }
-      } else if (el.namespaceURI === SVG_NS && el.tagName === 'style') {
-        this.svgStyleText(el, frame.delta);
-        continue;
-      }
-      pushAll(el.childNodes, frame.delta, hiddenBelow, frame.fragment);
-    }
+  /** Reads the document and records the edits. */
+  rewrite(): void {
+    this.walk(0, this.source.length, false, undefined);
   }
 
-  private hintsFor(el: Element): void {
-    if (el.namespaceURI !== HTML_NS) return;
-    if (el.tagName === 'script') {
-      const type = getAttr(el, 'type');
+  /**
+   * Walks the tags of `[from, to)`. `fragment`: the range is a re-read `<noscript>`. `stopAt`: a
+   * look-only walk that ends when it returns true (no edits, no hints).
+   */
+  private walk(
+    from: number,
+    to: number,
+    fragment: boolean,
+    stopAt: ((tag: Tag) => boolean) | undefined,
+  ): void {
+    const scanner = new HtmlScanner(this.source, from, to);
+    const source = this.source;
+    const foreign: Open[] = [];
+    /** Open `<video>`, `<audio>` and `<picture>` elements (a `<source>` takes its parent's kind). */
+    const media: string[] = [];
+    let templates = 0;
+    /** An SPA mount point was opened: is anything put in it before it closes? */
+    let pendingRoot = false;
+    let svgStyle: number[] | undefined;
+    const main = !fragment && stopAt === undefined;
+
+    for (;;) {
+      const token = scanner.next();
+      if (token === Token.End) break;
+      if (token === Token.Text) {
+        if (pendingRoot && !/^[\t\n\f\r ]*$/.test(source.slice(scanner.start, scanner.end)))
+          pendingRoot = false;
+        if (svgStyle) svgStyle.push(scanner.textStart, scanner.textEnd, 0);
+        else if (main && !this.bodyStarted && foreign.length === 0 && templates === 0) {
+          if (!/^[\t\n\f\r ]*$/.test(source.slice(scanner.start, scanner.end)))
+            this.bodyStarted = true;
+        }
+        continue;
+      }
+      if (token === Token.CData) {
+        if (svgStyle) svgStyle.push(scanner.textStart, scanner.textEnd, 1);
+        continue;
+      }
+      if (token === Token.Comment) continue;
+      if (token === Token.Doctype) {
+        if (main) this.doctypeEnd ??= scanner.end;
+        continue;
+      }
+      if (token === Token.EndTag) {
+        const name = scanner.name;
+        if (pendingRoot) {
+          this.hints.emptyAppRoot = true;
+          pendingRoot = false;
+        }
+        if (svgStyle && name === 'style') {
+          if (stopAt === undefined) this.svgStyleText(svgStyle);
+          svgStyle = undefined;
+        }
+        if (foreign.length > 0) {
+          for (let k = foreign.length - 1; k >= 0; k--) {
+            if (foreign[k]!.name === name) {
+              foreign.length = k;
+              break;
+            }
+          }
+        } else if (name === 'template') {
+          if (templates > 0) templates--;
+        } else if (name === 'video' || name === 'audio' || name === 'picture') {
+          const k = media.lastIndexOf(name);
+          if (k !== -1) media.length = k;
+        }
+        scanner.allowCdata = foreign.length > 0 && !this.htmlContext(foreign);
+        continue;
+      }
+
+      // ---- a start tag ----
+      const name = scanner.name;
+      const attrs = scanner.attrs;
+      const ns = this.namespace(foreign, name, attrs, scanner.selfClosing);
+      scanner.allowCdata = foreign.length > 0 && !this.htmlContext(foreign);
+      if (pendingRoot) pendingRoot = false;
+      const inTemplate = fragment || templates > 0;
+      const tag: Tag = {
+        name,
+        ns,
+        attrs,
+        start: scanner.start,
+        end: scanner.end,
+        fragment: inTemplate,
+        inMedia:
+          name === 'source' &&
+          media.length > 0 &&
+          (media[media.length - 1] === 'video' || media[media.length - 1] === 'audio'),
+      };
+      if (stopAt?.(tag)) return;
+      if (main && !this.bodyStarted && !inTemplate) {
+        if (ns !== Ns.Html) this.bodyStarted = true;
+        else if (name === 'html' && this.headTags === 0) this.htmlEnd = tag.end;
+        else if (name === 'head' && this.headTags === (this.htmlEnd === undefined ? 0 : 1))
+          this.headEnd = tag.end;
+        else if (!HEAD_CONTENT.has(name)) this.bodyStarted = true;
+        this.headTags++;
+      }
+      if (ns !== Ns.Html) {
+        if (stopAt === undefined) this.attributes(tag);
+        if (ns === Ns.Svg && name === 'style' && !scanner.selfClosing) svgStyle = [];
+        continue;
+      }
+      if (stopAt === undefined) {
+        this.attributes(tag);
+        if (!inTemplate) pendingRoot = this.hintsFor(tag);
+      }
+      if (name === 'template') templates++;
+      else if (name === 'video' || name === 'audio' || name === 'picture') media.push(name);
+      const raw = RAW_TEXT.get(name);
+      if (raw === undefined) continue;
+      scanner.rawText(raw, name);
+      if (stopAt !== undefined) continue;
+      const range: [number, number] = [scanner.textStart, scanner.textEnd];
+      switch (name) {
+        case 'style':
+          if (/^(?:|text\/css)$/.test(lower(getAttr(tag, 'type')))) this.styleText(range);
+          break;
+        case 'script': {
+          if (!inTemplate) this.scriptHints(tag, range);
+          const type = lower(getAttr(tag, 'type'));
+          if (type === 'importmap') this.importMap(range, inTemplate);
+          else if (!inTemplate && (type === '' || JS_TYPES.test(type)) && !getAttr(tag, 'src'))
+            this.scriptText(range);
+          break;
+        }
+        case 'noscript':
+          this.noscript(range);
+          break;
+        case 'title':
+          if (this.title === undefined && !inTemplate) {
+            this.title = decodeText(source.slice(range[0], range[1])).replace(/\s+/g, ' ').trim();
+          }
+          break;
+      }
+    }
+    if (pendingRoot) this.hints.emptyAppRoot = true;
+  }
+
+  /** Inside foreign content, is the current node one whose children are HTML? */
+  private htmlContext(foreign: Open[]): boolean {
+    const top = foreign[foreign.length - 1];
+    return top === undefined || top.ns === Ns.Html || top.htmlInside;
+  }
+
+  /** The namespace of a start tag, keeping the stack of open elements inside foreign content. */
+  private namespace(foreign: Open[], name: string, attrs: ScannedAttr[], selfClosing: boolean): Ns {
+    if (foreign.length === 0 && name !== 'svg' && name !== 'math') return Ns.Html;
+    if (
+      foreign.length > 0 &&
+      !this.htmlContext(foreign) &&
+      (BREAKOUT.has(name) ||
+        (name === 'font' && attrs.some((a) => /^(?:color|face|size)$/.test(a.name))))
+    ) {
+      // An HTML tag in SVG or MathML closes the foreign elements up to the nearest HTML context.
+      while (foreign.length > 0 && !this.htmlContext(foreign)) foreign.pop();
+    }
+    let ns: Ns;
+    if (this.htmlContext(foreign)) {
+      ns = name === 'svg' ? Ns.Svg : name === 'math' ? Ns.MathMl : Ns.Html;
+    } else {
+      const top = foreign[foreign.length - 1]!;
+      ns = top.name === 'annotation-xml' && name === 'svg' ? Ns.Svg : top.ns;
+    }
+    const opens = ns === Ns.Html ? !VOID_ELEMENTS.has(name) : !selfClosing;
+    if (opens && (foreign.length > 0 || ns !== Ns.Html)) {
+      foreign.push({ name, ns, htmlInside: integrationPoint(name, ns, attrs) });
+    }
+    return ns;
+  }
+
+  /** Script counts and sources; whether the tag is an SPA mount point that may stay empty. */
+  private hintsFor(tag: Tag): boolean {
+    if (tag.name === 'script') {
+      const type = getAttr(tag, 'type');
       if (type === undefined || trimAscii(type) === '' || JS_TYPES.test(trimAscii(type))) {
         this.hints.scriptCount++;
-        const src = getAttr(el, 'src');
+        const src = getAttr(tag, 'src');
         if (src !== undefined && trimAscii(src) !== '') {
           try {
             const url = new URL(trimAscii(src), this.base);
@@ -413,85 +564,85 @@ class HtmlWalker {
           } catch {
             // an unusable src runs nothing
           }
-        } else {
-          const code = el.childNodes.map((c) => (isText(c) ? c.value : '')).join('');
-          this.hints.inlineScriptAbilities = mergeAbilities(
-            this.hints.inlineScriptAbilities,
-            scriptAbilities(code),
-          );
         }
       }
     }
-    if (this.hints.emptyAppRoot) return;
-    const id = getAttr(el, 'id');
+    if (this.hints.emptyAppRoot) return false;
+    const id = getAttr(tag, 'id');
     const isRoot =
       (id !== undefined && APP_ROOT_IDS.has(id)) ||
-      getAttr(el, 'data-reactroot') !== undefined ||
-      el.tagName === 'app-root';
-    if (
-      isRoot &&
-      el.childNodes.every((c) => c.nodeName === '#comment' || (isText(c) && c.value.trim() === ''))
-    ) {
+      getAttr(tag, 'data-reactroot') !== undefined ||
+      tag.name === 'app-root';
+    if (!isRoot) return false;
+    if (VOID_ELEMENTS.has(tag.name)) {
       this.hints.emptyAppRoot = true;
+      return false;
     }
+    return true;
+  }
+
+  /** What an inline executable script could do, for the render decision. */
+  private scriptHints(tag: Tag, range: [number, number]): void {
+    const type = getAttr(tag, 'type');
+    if (type !== undefined && trimAscii(type) !== '' && !JS_TYPES.test(trimAscii(type))) return;
+    const src = getAttr(tag, 'src');
+    if (src !== undefined && trimAscii(src) !== '') return;
+    this.hints.inlineScriptAbilities = mergeAbilities(
+      this.hints.inlineScriptAbilities,
+      scriptAbilities(this.source.slice(range[0], range[1])),
+    );
   }
 
   private splice(start: number, end: number, text: string): void {
     this.edits.push({ start, end, text });
   }
 
-  private attrEdit(loc: Location, delta: number, value: string, key: string): void {
-    const start = loc.startOffset + delta;
-    const end = loc.endOffset + delta;
-    const written = this.source.slice(start, end);
+  private attrEdit(attr: ScannedAttr, value: string): void {
+    const written = this.source.slice(attr.start, attr.end);
     const m = /^[^\t\n\f\r />][^\t\n\f\r />=]*(?:[\t\n\f\r ]*=[\t\n\f\r ]*)?/.exec(written);
     if (!m || !m[0].includes('=')) {
-      this.splice(start, end, `${m ? m[0] : key}="${escapeAttr(value, '"')}"`);
+      this.splice(attr.start, attr.end, `${m ? m[0] : attr.name}="${escapeAttr(value, '"')}"`);
       return;
     }
     const q = written[m[0].length] === "'" ? "'" : '"';
-    this.splice(start, end, `${m[0]}${q}${escapeAttr(value, q)}${q}`);
+    this.splice(attr.start, attr.end, `${m[0]}${q}${escapeAttr(value, q)}${q}`);
   }
 
-  private attrRemove(loc: Location, delta: number): void {
-    let start = loc.startOffset + delta;
+  private attrRemove(attr: ScannedAttr): void {
+    let start = attr.start;
     while (start > 0 && /[\t\n\f\r ]/.test(this.source[start - 1]!)) start--;
-    this.splice(start, loc.endOffset + delta, '');
+    this.splice(start, attr.end, '');
   }
 
-  private attributes(el: Element, loc: Token.ElementLocation, delta: number, fragment: boolean) {
+  private attributes(tag: Tag): void {
     const before = this.sink.replaced;
-    let integrity: Location | undefined;
-    if (!fragment && el.namespaceURI === HTML_NS && el.tagName === 'meta') this.meta(el, loc);
-    for (const attr of el.attrs) {
-      const key = attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name;
-      const attrLoc = loc.attrs?.[key];
-      if (key === 'integrity') {
-        integrity = attrLoc;
+    let integrity: ScannedAttr | undefined;
+    if (!tag.fragment && tag.ns === Ns.Html && tag.name === 'meta') this.meta(tag);
+    for (const attr of tag.attrs) {
+      if (attr.name === 'integrity') {
+        integrity = attr;
         continue;
       }
-      const next = this.attribute(el, attr, key);
-      if (next !== undefined && next !== attr.value && attrLoc) {
-        this.attrEdit(attrLoc, delta, next, key);
-      }
+      const next = this.attribute(tag, attr);
+      if (next !== undefined && next !== attr.value) this.attrEdit(attr, next);
     }
-    if (integrity && this.sink.replaced > before) this.attrRemove(integrity, delta);
+    if (integrity && this.sink.replaced > before) this.attrRemove(integrity);
   }
 
   /** charset declarations, CSP. */
-  private meta(el: Element, loc: Token.ElementLocation): void {
-    const charset = getAttr(el, 'charset');
-    const httpEquiv = lower(getAttr(el, 'http-equiv'));
+  private meta(tag: Tag): void {
+    const charset = getAttr(tag, 'charset');
+    const httpEquiv = lower(getAttr(tag, 'http-equiv'));
     let declared: string | undefined;
     if (charset !== undefined) declared = charset;
     else if (httpEquiv === 'content-type')
-      declared = charsetFromMetaContent(getAttr(el, 'content') ?? '');
+      declared = charsetFromMetaContent(getAttr(tag, 'content') ?? '');
     if (declared !== undefined) {
       this.declaresCharset = true;
       this.charset ??= encodingForLabel(declared) ?? lower(declared);
     }
     if (httpEquiv === 'content-security-policy') {
-      this.csp.push({ start: loc.startOffset, end: loc.endOffset, text: '' });
+      this.csp.push({ start: tag.start, end: tag.end, text: '' });
     }
   }
 
@@ -505,114 +656,125 @@ class HtmlWalker {
   }
 
   /** The rewritten value of one attribute, or undefined to keep it. */
-  private attribute(el: Element, attr: Attribute, key: string): string | undefined {
-    const tag = el.tagName;
-    const value = attr.value;
-    if (key === 'style') return this.css(value, '[style]');
-    const ctx = `${tag}[${key}]`;
+  private attribute(tag: Tag, attr: ScannedAttr): string | undefined {
+    const el = tag;
+    const name = tag.name;
+    const key = attr.name;
+    if (key === 'style') return this.css(attr.value, '[style]');
 
-    if (el.namespaceURI === SVG_NS) {
+    if (tag.ns === Ns.Svg) {
       if (key === 'href' || key === 'xlink:href') {
+        const ctx = `${name === 'feimage' ? 'feImage' : name}[${key}]`;
         const kind: RefKind =
-          tag === 'image' || tag === 'feImage'
+          name === 'image' || name === 'feimage'
             ? 'image'
-            : tag === 'a'
+            : name === 'a'
               ? 'page'
-              : tag === 'script'
+              : name === 'script'
                 ? 'script'
                 : 'asset';
-        return this.one(value, kind, ctx);
+        return this.one(attr.value, kind, ctx);
       }
-      return /url\(/i.test(value) ? this.css(value, ctx) : undefined;
+      return /url\(/i.test(attr.value) ? this.css(attr.value, `${name}[${key}]`) : undefined;
     }
-    if (el.namespaceURI !== HTML_NS) return undefined;
+    if (tag.ns !== Ns.Html) return undefined;
+    if (!URL_ATTRIBUTES.has(key) && !key.startsWith('data-')) return undefined;
+    const ctx = `${name}[${key}]`;
 
     switch (key) {
       case 'src':
-        switch (tag) {
+        switch (name) {
           case 'img':
-            return this.one(value, 'image', ctx);
+            return this.one(attr.value, 'image', ctx);
           case 'script':
             return this.one(
-              value,
+              attr.value,
               lower(getAttr(el, 'type')) === 'module' ? 'module' : 'script',
               ctx,
             );
           case 'iframe':
           case 'frame':
-            return this.one(value, 'frame', ctx);
+            return this.one(attr.value, 'frame', ctx);
           case 'embed':
-            return this.one(value, 'asset', ctx);
+            return this.one(attr.value, 'asset', ctx);
           case 'source':
-            return this.one(value, this.inMedia(el) ? 'media' : 'image', ctx);
+            return this.one(attr.value, tag.inMedia ? 'media' : 'image', ctx);
           case 'track':
           case 'audio':
           case 'video':
-            return this.one(value, 'media', ctx);
+            return this.one(attr.value, 'media', ctx);
           case 'input':
             return lower(getAttr(el, 'type')) === 'image'
-              ? this.one(value, 'image', ctx)
+              ? this.one(attr.value, 'image', ctx)
               : undefined;
         }
         return undefined;
       case 'srcset':
-        return tag === 'img' || tag === 'source'
-          ? rewriteSrcset(value, this.base, this.sink, 'image', ctx)
+        return name === 'img' || name === 'source'
+          ? rewriteSrcset(attr.value, this.base, this.sink, 'image', ctx)
           : undefined;
       case 'imagesrcset':
-        return tag === 'link'
-          ? rewriteSrcset(value, this.base, this.sink, 'image', ctx)
+        return name === 'link'
+          ? rewriteSrcset(attr.value, this.base, this.sink, 'image', ctx)
           : undefined;
       case 'srcdoc': {
-        if (tag !== 'iframe') return undefined;
-        const nested = runHtml(value, this.base, this.sink.scoped('iframe[srcdoc]'), {});
-        return nested.html === value ? undefined : nested.html;
+        if (name !== 'iframe') return undefined;
+        const nested = runHtml(attr.value, this.base, this.sink.scoped('iframe[srcdoc]'), {});
+        return nested.html === attr.value ? undefined : nested.html;
       }
       case 'poster':
-        return tag === 'video' ? this.one(value, 'image', ctx) : undefined;
+        return name === 'video' ? this.one(attr.value, 'image', ctx) : undefined;
       case 'data':
-        if (tag !== 'object') return undefined;
-        return this.one(value, /html/.test(lower(getAttr(el, 'type'))) ? 'frame' : 'asset', ctx);
+        if (name !== 'object') return undefined;
+        return this.one(
+          attr.value,
+          /html/.test(lower(getAttr(el, 'type'))) ? 'frame' : 'asset',
+          ctx,
+        );
       case 'href':
-        switch (tag) {
+        switch (name) {
           case 'a':
           case 'area':
-            return this.one(value, 'page', ctx);
+            return this.one(attr.value, 'page', ctx);
           case 'base':
-            return this.sink.visit(value, this.documentUrl, 'page', 'base');
+            return this.sink.visit(attr.value, this.documentUrl, 'page', 'base');
           case 'link': {
             const kind = linkKind(el);
             if (kind === null) return undefined;
             const rel = lower(getAttr(el, 'rel')).replace(/[\t\n\f\r ]+/g, ' ');
-            return this.one(value, kind, `link[rel=${rel}]`);
+            return this.one(attr.value, kind, `link[rel=${rel}]`);
           }
         }
         return undefined;
       case 'action':
-        return tag === 'form' ? this.one(value, 'page', ctx) : undefined;
+        return name === 'form' ? this.one(attr.value, 'page', ctx) : undefined;
       case 'formaction':
-        return tag === 'button' || tag === 'input' ? this.one(value, 'page', ctx) : undefined;
+        return name === 'button' || name === 'input'
+          ? this.one(attr.value, 'page', ctx)
+          : undefined;
       case 'background':
-        return /^(?:body|table|thead|tbody|tfoot|tr|td|th)$/.test(tag)
-          ? this.one(value, 'image', ctx)
+        return /^(?:body|table|thead|tbody|tfoot|tr|td|th)$/.test(name)
+          ? this.one(attr.value, 'image', ctx)
           : undefined;
       case 'content':
-        return tag === 'meta' ? this.metaContent(el, value) : undefined;
+        return name === 'meta' ? this.metaContent(el, attr.value) : undefined;
       case 'charset':
-        return tag === 'meta' && this.options.forceUtf8 && encodingForLabel(value) !== 'utf-8'
+        return name === 'meta' && this.options.forceUtf8 && encodingForLabel(attr.value) !== 'utf-8'
           ? 'utf-8'
           : undefined;
     }
     if (!key.startsWith('data-')) return undefined;
-    if (LAZY_SINGLE.has(key)) return this.one(value, this.lazyKind(el, key), ctx);
-    if (LAZY_SRCSET.has(key)) return rewriteSrcset(value, this.base, this.sink, 'image', ctx);
+    if (LAZY_SINGLE.has(key)) return this.one(attr.value, this.lazyKind(tag, key), ctx);
+    if (LAZY_SRCSET.has(key)) return rewriteSrcset(attr.value, this.base, this.sink, 'image', ctx);
     if (LAZY_BACKGROUND.has(key)) {
-      return /url\(/i.test(value) ? this.css(value, ctx) : this.one(value, 'image', ctx);
+      return /url\(/i.test(attr.value)
+        ? this.css(attr.value, ctx)
+        : this.one(attr.value, 'image', ctx);
     }
     if (key === 'data-bgset') {
       // lazysizes: srcset candidates sets separated by `|`
       let changed = false;
-      const parts = value.split('|').map((part) => {
+      const parts = attr.value.split('|').map((part) => {
         const next = rewriteSrcset(part, this.base, this.sink, 'image', ctx);
         if (next === undefined) return part;
         changed = true;
@@ -620,32 +782,23 @@ class HtmlWalker {
       });
       return changed ? parts.join(' | ') : undefined;
     }
-    const trimmed = trimAscii(value);
+    const trimmed = trimAscii(attr.value);
     if (DATA_URL_VALUE.test(trimmed)) {
-      return this.one(value, MEDIA_EXT.test(trimmed) ? 'media' : 'image', ctx);
+      return this.one(attr.value, MEDIA_EXT.test(trimmed) ? 'media' : 'image', ctx);
     }
     return undefined;
   }
 
-  private inMedia(el: Element): boolean {
-    const parent = el.parentNode;
-    return (
-      parent !== null &&
-      isElement(parent) &&
-      (parent.tagName === 'video' || parent.tagName === 'audio')
-    );
-  }
-
-  private lazyKind(el: Element, key: string): RefKind {
+  private lazyKind(tag: Tag, key: string): RefKind {
     if (key === 'data-poster') return 'image';
-    switch (el.tagName) {
+    switch (tag.name) {
       case 'iframe':
         return 'frame';
       case 'video':
       case 'audio':
         return 'media';
       case 'source':
-        return this.inMedia(el) ? 'media' : 'image';
+        return tag.inMedia ? 'media' : 'image';
       case 'script':
         return 'script';
       default:
@@ -653,7 +806,7 @@ class HtmlWalker {
     }
   }
 
-  private metaContent(el: Element, value: string): string | undefined {
+  private metaContent(el: Tag, value: string): string | undefined {
     const httpEquiv = lower(getAttr(el, 'http-equiv'));
     if (httpEquiv === 'refresh') {
       const parts = splitRefresh(value);
@@ -691,54 +844,47 @@ class HtmlWalker {
     return undefined;
   }
 
-  /** Location of the single raw-text child of an element, in document offsets. */
-  private rawText(el: Element, delta: number): [number, number] | undefined {
-    const text = el.childNodes[0];
-    if (el.childNodes.length !== 1 || !isText(text) || !text.sourceCodeLocation) return undefined;
-    return [text.sourceCodeLocation.startOffset + delta, text.sourceCodeLocation.endOffset + delta];
-  }
-
-  private styleText(el: Element, delta: number): void {
-    const range = this.rawText(el, delta);
-    if (!range) return;
-    const css = this.source.slice(range[0], range[1]);
+  private styleText([start, end]: [number, number]): void {
+    if (start === end) return;
+    const css = this.source.slice(start, end);
     const out = rewriteCss(css, this.base, this.sink.scoped('style'), 'stylesheet');
-    if (out !== css) this.splice(range[0], range[1], out);
+    if (out !== css) this.splice(start, end, out);
   }
 
-  /** SVG `<style>` is parsed as normal markup: entities are decoded, CDATA sections unwrapped. */
-  private svgStyleText(el: Element, delta: number): void {
-    for (const child of el.childNodes) {
-      if (!isText(child) || !child.sourceCodeLocation) continue;
-      const start = child.sourceCodeLocation.startOffset + delta;
-      const end = child.sourceCodeLocation.endOffset + delta;
+  /**
+   * SVG `<style>` is parsed as normal markup: entities are decoded, CDATA sections unwrapped.
+   * `pieces`: start, end and 1 for CDATA (0 for text), for each piece of its content.
+   */
+  private svgStyleText(pieces: number[]): void {
+    for (let k = 0; k < pieces.length; k += 3) {
+      const start = pieces[k]!;
+      const end = pieces[k + 1]!;
       const written = this.source.slice(start, end);
       const sink = this.sink.scoped('svg style');
-      if (written.replace(/\r\n?/g, '\n') === child.value) {
+      const value = pieces[k + 2] === 1 ? written : decodeText(written);
+      if (pieces[k + 2] === 1 || written.replace(/\r\n?/g, '\n') === value) {
         const out = rewriteCss(written, this.base, sink, 'stylesheet');
         if (out !== written) this.splice(start, end, out);
       } else {
-        const out = rewriteCss(child.value, this.base, sink, 'stylesheet');
-        if (out !== child.value) this.splice(start, end, escapeText(out));
+        const out = rewriteCss(value, this.base, sink, 'stylesheet');
+        if (out !== value) this.splice(start, end, escapeText(out));
       }
     }
   }
 
   /** An inline script's imports, resolved through the import maps that come before it. */
-  private scriptText(el: Element, delta: number): void {
-    const range = this.rawText(el, delta);
-    if (!range) return;
-    const code = this.source.slice(range[0], range[1]);
+  private scriptText([start, end]: [number, number]): void {
+    if (start === end) return;
+    const code = this.source.slice(start, end);
     const out = rewriteJs(code, this.base, this.sink.scoped('script'), {
       importMaps: this.importMaps,
     });
-    if (out !== code) this.splice(range[0], range[1], out);
+    if (out !== code) this.splice(start, end, out);
   }
 
-  private importMap(el: Element, delta: number, fragment: boolean): void {
-    const range = this.rawText(el, delta);
-    if (!range) return;
-    const text = this.source.slice(range[0], range[1]);
+  private importMap([start, end]: [number, number], fragment: boolean): void {
+    if (start === end) return;
+    const text = this.source.slice(start, end);
     let map: unknown;
     try {
       map = JSON.parse(text);
@@ -770,39 +916,29 @@ class HtmlWalker {
     }
     if (!changed) return;
     const json = JSON.stringify(map, null, jsonIndent(text)).replace(/<\//g, '<\\/');
-    this.splice(range[0], range[1], json);
+    this.splice(start, end, json);
   }
 
-  private noscript(text: TextNode, delta: number): void {
-    const loc = text.sourceCodeLocation;
-    if (!loc) return;
-    const start = loc.startOffset + delta;
-    const markup = this.source.slice(start, loc.endOffset + delta);
+  /** With scripting on, `<noscript>` holds text: its markup is read as an inert fragment. */
+  private noscript([start, end]: [number, number]): void {
+    const markup = this.source.slice(start, end);
     if (NOSCRIPT_NEEDS_JS.test(markup.replace(/<[^>]*>/g, ' ')))
       this.hints.noscriptAsksForJs = true;
     if (!markup.includes('<')) return;
-    const fragment = parseFragment(markup, { sourceCodeLocationInfo: true });
     const outer = this.sink;
     this.sink = outer.scoped('noscript');
     try {
-      this.walk(fragment.childNodes, start, true, true);
+      this.walk(start, end, true, undefined);
     } finally {
       this.sink = outer;
     }
   }
 
   /** CSP removal and the UTF-8 declaration, once the walk is done. */
-  finish(
-    documentElement: Element | undefined,
-    head: Element | undefined,
-    doctypeEnd: number,
-  ): void {
+  finish(): void {
     if (this.sink.replaced > 0) this.edits.push(...this.csp);
     if (this.options.forceUtf8 && !this.declaresCharset) {
-      const at =
-        head?.sourceCodeLocation?.startTag?.endOffset ??
-        documentElement?.sourceCodeLocation?.startTag?.endOffset ??
-        doctypeEnd;
+      const at = this.headEnd ?? this.htmlEnd ?? this.doctypeEnd ?? 0;
       this.splice(at, at, '<meta charset="utf-8">');
     }
   }
@@ -827,23 +963,14 @@ function runHtml(
   sink: RefSink,
   options: ProcessHtmlOptions,
 ): ProcessHtmlResult {
-  const doc = parse(html, { sourceCodeLocationInfo: true });
   const walker = new HtmlWalker(html, documentUrl, sink, options);
-  walker.findBase(doc);
-  walker.walk(doc.childNodes, 0, false, false);
-  const documentElement = doc.childNodes.find(
-    (n): n is Element => isElement(n) && n.tagName === 'html',
-  );
-  const head = documentElement?.childNodes.find(
-    (n): n is Element => isElement(n) && n.tagName === 'head',
-  );
-  const doctype = doc.childNodes.find((n) => n.nodeName === '#documentType');
-  walker.finish(documentElement, head, doctype?.sourceCodeLocation?.endOffset ?? 0);
+  walker.findBase();
+  walker.rewrite();
+  walker.finish();
   const result: ProcessHtmlResult = {
     html: walker.apply(),
     refs: sink.refs,
     hasBase: walker.hasBase,
-    textLength: walker.textLength,
     renderHints: walker.hints,
     importMaps: walker.importMaps,
   };

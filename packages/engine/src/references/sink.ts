@@ -16,7 +16,7 @@ export function resolveRef(raw: string, base: string): string | undefined {
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  url.hash = '';
+  if (raw.includes('#')) url.hash = '';
   return url.href;
 }
 

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../types.js';
 
 export async function readBlob(store: BlobStore, hash: string): Promise<Buffer> {
+  if (store.readAll) return store.readAll(hash);
   const chunks: Uint8Array[] = [];
   for await (const chunk of store.read(hash)) chunks.push(chunk);
   return Buffer.concat(chunks);

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { BlobStore } from '../types.js';
+import { readFile, writeFile } from './files.js';
 
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
 /** Bodies up to this size are written in one call; larger ones stream to disk as they arrive. */
@@ -84,11 +85,11 @@ export function createFsBlobStore(
           await fs.rename(tmp, target);
         } else if (!written.has(hash) && scratch) {
           await ensureDir(path.dirname(target));
-          await fs.writeFile(target, Buffer.concat(chunks));
+          await writeFile(target, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
         } else if (!written.has(hash)) {
           await Promise.all([ensureDir(tmpDir), ensureDir(path.dirname(target))]);
           tmp = tmpName();
-          await fs.writeFile(tmp, Buffer.concat(chunks));
+          await writeFile(tmp, Buffer.concat(chunks));
           await fs.rename(tmp, target);
         }
         written.add(hash);
@@ -106,6 +107,9 @@ export function createFsBlobStore(
     },
     read(hash) {
       return createReadStream(pathOf(hash));
+    },
+    readAll(hash) {
+      return readFile(pathOf(hash));
     },
     async has(hash) {
       if (written.has(hash)) return true;

@@ -125,6 +125,7 @@ export async function main(
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
     const manifest = await mirror({
       url: startUrl,
@@ -176,6 +177,7 @@ export async function main(
     return 1;
   } finally {
     process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
   }
 }
 

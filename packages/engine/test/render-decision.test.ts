@@ -104,6 +104,21 @@ describe("'auto' rendering on evidence", () => {
     );
   });
 
+  it('never starts Chromium for scripts the crawl could not fetch (an origin failing, or gone mid-run)', async () => {
+    // Each page loads a script of its own (a template each), and every script fails: one answers
+    // 500, the next closes the connection without an answer.
+    const routes = pagesOf(12, '', (n) => `<script src="/s${n}.js"></script><p>Page ${n}</p>`);
+    for (let n = 1; n <= 12; n++)
+      routes[`/s${n}.js`] = (req, res) =>
+        n % 2 === 0 ? void res.writeHead(500).end('down') : void req.socket.destroy();
+    const origin = await site(routes);
+    const { manifest, launches } = await run(`${origin.origin}/p1.html`);
+    expect(launches).toBe(0);
+    expect(pageEntries(manifest)).toHaveLength(12);
+    expect(manifest.stats.rendered).toBe(0);
+    expect(manifest.failures.filter((f) => /\/s\d+\.js$/.test(f.url))).toHaveLength(12);
+  });
+
   /** 30 pages of one template whose script fetches the page's item from an API. */
   async function fetchingSite() {
     const routes = pagesOf(

@@ -1373,8 +1373,12 @@ class Crawler {
     const entry = this.entries.get(src);
     const unread = `${fileName(src)} could not be read`;
     if (!entry || !entry.sourceHash) {
+      // A script the crawl could not fetch cannot run in a render either (the render is answered
+      // from the crawl, and an origin that failed once fails a render too): no sample is spent on
+      // it. Otherwise a site whose scripts all fail (an origin that went away mid-run) would
+      // start Chromium once per template.
       const location = entry?.headers['location'];
-      return location && redirects < 5 ? this.scriptMayBuild(location, redirects + 1) : unread;
+      return location && redirects < 5 ? this.scriptMayBuild(location, redirects + 1) : '';
     }
     if (entry.size > DEFAULTS.maxParsedBytes) return unread;
     try {

@@ -42,6 +42,11 @@ export async function launchChromium(options: {
     executablePath: options.executablePath,
     args: CHROMIUM_ARGS,
     proxy: CHROMIUM_PROXY,
+    // The process that launched it decides what a signal means (Playwright's own handlers would
+    // keep a process alive after SIGTERM, relaunching browsers); Chromium ends when its pipe closes.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
     ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
   });
 }

@@ -62,6 +62,9 @@ for (const name of (
   (COMMON_NAMES[name.length] ??= []).push(name);
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+const NO_ATTRS: ScannedAttr[] = [];
+
 /** The lowercased name at `[start, end)`. */
 function nameAt(s: string, start: number, end: number): string {
   const common = COMMON_NAMES[end - start];
@@ -142,10 +145,15 @@ export class HtmlScanner {
 
   private pos: number;
 
+  /**
+   * `ignored`: attribute names the caller never reads (`class`, `alt`…); they are stepped over
+   * without an object each, which is most of the attributes of most pages.
+   */
   constructor(
     readonly source: string,
     from = 0,
     readonly limit = source.length,
+    private readonly ignored: ReadonlySet<string> = NO_NAMES,
   ) {
     this.pos = from;
   }
@@ -253,7 +261,7 @@ export class HtmlScanner {
     let p = Math.min(n, runEnd(TAG_NAME, s, nameStart));
     this.name = nameAt(s, nameStart, p);
     if (this.name.includes('\0')) this.name = this.name.replace(/\0/g, '\uFFFD');
-    const attrs: ScannedAttr[] = [];
+    let attrs = NO_ATTRS;
     this.selfClosing = false;
     for (;;) {
       if (p < n && isSpace(s.charCodeAt(p))) p = Math.min(n, runEnd(SPACES, s, p));
@@ -303,7 +311,9 @@ export class HtmlScanner {
       }
       if (!isStart) continue;
       const name = nameAt(s, attrStart, nameEnd);
-      if (attrs.some((a) => a.name === name)) continue; // the first of a name wins
+      if (this.ignored.has(name)) continue;
+      if (attrs === NO_ATTRS) attrs = [];
+      else if (attrs.some((a) => a.name === name)) continue; // the first of a name wins
       attrs.push(new ScannedAttr(name, s, attrStart, end, valueStart, valueEnd));
     }
     this.attrs = attrs;

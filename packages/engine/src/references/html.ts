@@ -189,6 +189,41 @@ const OG_MEDIA = new Set([
   'twitter:player:stream',
 ]);
 const ITEMPROP_IMAGE = new Set(['image', 'thumbnailurl', 'logo']);
+/**
+ * Attributes the walk never reads, on any element (SVG included): the scanner steps over them.
+ * The common ones only; the rest are read and found to hold nothing.
+ */
+const UNREAD_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'class',
+  'alt',
+  'title',
+  'lang',
+  'dir',
+  'role',
+  'tabindex',
+  'hidden',
+  'width',
+  'height',
+  'aria-label',
+  'aria-hidden',
+  'aria-labelledby',
+  'aria-describedby',
+  'aria-expanded',
+  'aria-controls',
+  'aria-current',
+  'target',
+  'placeholder',
+  'for',
+  'value',
+  'colspan',
+  'rowspan',
+  'loading',
+  'decoding',
+  'crossorigin',
+  'referrerpolicy',
+  'async',
+  'defer',
+]);
 /** HTML attributes that can hold a reference on some element (besides `style` and `data-*`). */
 const URL_ATTRIBUTES = new Set([
   'src',
@@ -388,7 +423,7 @@ class HtmlWalker {
     fragment: boolean,
     stopAt: ((tag: Tag) => boolean) | undefined,
   ): void {
-    const scanner = new HtmlScanner(this.source, from, to);
+    const scanner = new HtmlScanner(this.source, from, to, UNREAD_ATTRIBUTES);
     const source = this.source;
     const foreign: Open[] = [];
     /** Open `<video>`, `<audio>` and `<picture>` elements (a `<source>` takes its parent's kind). */

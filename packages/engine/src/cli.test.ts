@@ -70,6 +70,11 @@ describe('mirror CLI', () => {
       /--max-pages must be a whole number/,
     ],
     [
+      ['https://example.com', '--out', '/tmp/x', '--max-files', '0'],
+      2,
+      /--max-files must be a whole number ≥ 1/,
+    ],
+    [
       ['https://example.com', '--out', '/tmp/x', '--render', 'sometimes'],
       2,
       /--render must be auto, always or never/,

@@ -16,6 +16,7 @@ Copies a website into <dir> as a static folder any web server can serve.
 Options:
   --out <dir>                 where the static copy is written (required)
   --max-pages <n>             stop after n pages (default 5000)
+  --max-files <n>             stop after n files, pages and assets together (default 100000)
   --depth <n>                 follow links at most n levels from the start page
   --max-bytes <n>             stop after n bytes
   --max-time <seconds>        stop after this long
@@ -45,6 +46,7 @@ export async function main(
       options: {
         out: { type: 'string' },
         'max-pages': { type: 'string' },
+        'max-files': { type: 'string' },
         depth: { type: 'string' },
         'max-bytes': { type: 'string' },
         'max-time': { type: 'string' },
@@ -82,6 +84,7 @@ export async function main(
     return n;
   };
   const maxPages = int('max-pages', values['max-pages']);
+  const maxFiles = int('max-files', values['max-files']);
   const depth = int('depth', values.depth, 0);
   const maxBytes = int('max-bytes', values['max-bytes']);
   const maxTime = int('max-time', values['max-time']);
@@ -138,6 +141,7 @@ export async function main(
       ...(include.length ? { include } : {}),
       ...(exclude.length ? { exclude } : {}),
       ...(maxPages !== undefined ? { maxPages } : {}),
+      ...(maxFiles !== undefined ? { maxFiles } : {}),
       ...(depth !== undefined ? { maxDepth: depth } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
       ...(maxTime !== undefined ? { maxTimeMs: maxTime * 1000 } : {}),

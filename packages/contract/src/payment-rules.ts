@@ -6,8 +6,11 @@
 export const PAID_PLAN_IDS = ['pro', 'agency'] as const;
 export type PaidPlanId = (typeof PAID_PLAN_IDS)[number];
 
-/** Which provider answers: `test` is the local test mode, labelled as such in the UI. */
-export const PAYMENT_MODES = ['test', 'stripe'] as const;
+/**
+ * Which provider answers: `test` is the local test mode, labelled as such in the UI; `off` is a
+ * server with no payment provider (production without Stripe keys): plans cannot be bought.
+ */
+export const PAYMENT_MODES = ['test', 'stripe', 'off'] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
 /** Card numbers of the local test mode, as in Stripe's test mode. */
@@ -56,6 +59,7 @@ export const PAYMENT_MESSAGES = {
   alreadyPaid: 'This rewrite is already paid for.',
   rewriteNotNeeded: 'AI rewrite is included in your plan.',
   testModeOnly: 'Test cards are only accepted in test mode.',
+  notConfigured: 'Payments are not configured',
   invalidSignature: 'Invalid webhook signature.',
   overLimitAfterDowngrade:
     'Your plan allows fewer sites than you have. Existing sites keep working; delete some or upgrade to mirror more.',

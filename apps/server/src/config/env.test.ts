@@ -18,6 +18,17 @@ describe('loadConfig', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  it('runs payments in test mode only where it is safe, or when asked for by name', () => {
+    expect(loadConfig({}).payments.mode).toBe('test');
+    // Production without Stripe keys used to take free test cards: now nothing can be bought.
+    const production = { NODE_ENV: 'production', APP_URL: 'https://mirror.example' };
+    expect(loadConfig(production).payments.mode).toBe('off');
+    expect(loadConfig({ ...production, PAYMENTS_MODE: 'test' }).payments.mode).toBe('test');
+    expect(() => loadConfig({ ...production, PAYMENTS_MODE: 'stripe' })).toThrow(
+      /STRIPE_SECRET_KEY: is needed when PAYMENTS_MODE is stripe/,
+    );
+  });
+
   it('switches to PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' });
     expect(config.database).toMatchObject({

@@ -134,6 +134,12 @@ const EnvSchema = z
       .string()
       .regex(/^price_\w+$/, 'must be a Stripe price id')
       .optional(),
+    /**
+     * Which payment provider answers: `stripe` (needs every STRIPE_* setting), `test` (the local
+     * test mode: free test cards) or `off` (every payment answers 503). Default: `stripe` when its
+     * keys are set, else `test`, except in production, where the test mode must be asked for by name.
+     */
+    PAYMENTS_MODE: z.enum(['stripe', 'test', 'off']).optional(),
     /** TEST-ONLY: where the Stripe SDK sends requests (a local server speaking Stripe's API). */
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
@@ -161,12 +167,15 @@ const EnvSchema = z
       'STRIPE_PRICE_AGENCY',
     ] as const;
     const missing = stripe.filter((name) => !env[name]);
-    if (env.STRIPE_SECRET_KEY && missing.length > 0) {
+    if ((env.STRIPE_SECRET_KEY || env.PAYMENTS_MODE === 'stripe') && missing.length > 0) {
       for (const name of missing) {
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: 'is needed when STRIPE_SECRET_KEY is set',
+          message:
+            env.PAYMENTS_MODE === 'stripe'
+              ? 'is needed when PAYMENTS_MODE is stripe'
+              : 'is needed when STRIPE_SECRET_KEY is set',
         });
       }
     }
@@ -258,10 +267,12 @@ export interface Config {
     rewritePriceCents: number;
   };
   /**
-   * Card payments: Stripe when `stripe` is set (every STRIPE_* variable), else the local test
-   * mode, which needs no keys.
+   * Card payments. `mode`: `stripe` (then `stripe` is set), `test` (the local test mode, which
+   * needs no keys) or `off` (nothing can be bought: production without keys, unless the test mode
+   * is asked for by name with PAYMENTS_MODE=test).
    */
   payments: {
+    mode: 'stripe' | 'test' | 'off';
     stripe:
       | {
           secretKey: string;
@@ -383,15 +394,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       rewritePriceCents: env.AI_REWRITE_PRICE_CENTS,
     },
     payments: {
-      stripe: env.STRIPE_SECRET_KEY
-        ? {
-            secretKey: env.STRIPE_SECRET_KEY,
-            publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
-            webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
-            prices: { pro: env.STRIPE_PRICE_PRO!, agency: env.STRIPE_PRICE_AGENCY! },
-            apiUrl: env.STRIPE_API_URL,
-          }
-        : undefined,
+      mode:
+        env.PAYMENTS_MODE ??
+        (env.STRIPE_SECRET_KEY ? 'stripe' : env.NODE_ENV === 'production' ? 'off' : 'test'),
+      stripe:
+        env.STRIPE_SECRET_KEY && env.PAYMENTS_MODE !== 'test' && env.PAYMENTS_MODE !== 'off'
+          ? {
+              secretKey: env.STRIPE_SECRET_KEY,
+              publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
+              webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+              prices: { pro: env.STRIPE_PRICE_PRO!, agency: env.STRIPE_PRICE_AGENCY! },
+              apiUrl: env.STRIPE_API_URL,
+            }
+          : undefined,
     },
     domains: {
       cnameTarget: (env.SITES_CNAME_TARGET ?? env.SITES_DOMAIN).toLowerCase(),

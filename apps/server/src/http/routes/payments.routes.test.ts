@@ -78,6 +78,36 @@ function clone(t: TestApp, user: SignedUp, sourceUrl = 'https://example.com') {
   });
 }
 
+describe('a server without a payment provider (PAYMENTS_MODE=off, production without keys)', () => {
+  it('answers 503 "Payments are not configured" to every payment and plan change, and changes nothing', async () => {
+    const t = await setup({ PAYMENTS_MODE: 'off' });
+    const user = await signUp(t);
+    const before = await billing(t, user);
+    expect(before).toMatchObject({ mode: 'off', publishableKey: null });
+    const attempts: [string, string, object?][] = [
+      [
+        'POST',
+        '/test/payment-methods',
+        { number: TEST_CARDS.succeeds, expMonth: 12, expYear: NEXT_YEAR, cvc: '123' },
+      ],
+      ['POST', '/subscribe', { planId: 'agency', paymentMethodId: 'pm_test' }],
+      ['PUT', '/subscription', { planId: 'pro' }],
+      ['POST', '/setup-intent'],
+    ];
+    for (const [method, url, payload] of attempts) {
+      const res = await call(t, user, method as 'POST', url, payload);
+      expect([url, res.statusCode, res.json().message]).toEqual([
+        url,
+        503,
+        PAYMENT_MESSAGES.notConfigured,
+      ]);
+    }
+    expect(await billing(t, user)).toEqual(before);
+    const me = await t.app.inject({ url: '/api/auth/me', headers: user.headers });
+    expect(me.json()).toMatchObject({ user: { plan: 'free' } });
+  });
+});
+
 describe('subscriptions in test mode', () => {
   it('subscribes a free user to Pro, raises the limits, bills it, cancels and reactivates', async () => {
     const t = await setup();

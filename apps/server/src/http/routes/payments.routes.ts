@@ -22,7 +22,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../app-error.js';
+import { notFound, serviceUnavailable } from '../app-error.js';
 import { requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];
@@ -73,6 +73,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   // The 401 comes before the body is looked at.
   app.addHook('onRequest', async (request) => {
     await requireAuth(request);
+    // No provider: what can be read is read (plan, usage, no cards, no invoices); nothing changes.
+    if (payments.mode === 'off' && request.method !== 'GET' && request.method !== 'HEAD')
+      throw serviceUnavailable(PAYMENT_MESSAGES.notConfigured);
   });
   const testModeOnly = async () => {
     if (payments.mode !== 'test') throw notFound(PAYMENT_MESSAGES.testModeOnly);

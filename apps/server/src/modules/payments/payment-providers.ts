@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { PAYMENT_MESSAGES } from '@mirror/contract';
 import type { Config } from '../../config/env.js';
+import { serviceUnavailable } from '../../http/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { BillingEvent, PaymentProvider } from './payment-provider.js';
 import { createStripeProvider } from './stripe-provider.js';
@@ -16,19 +18,58 @@ export interface PaymentProviders {
   parseWebhook: WebhookParser | null;
 }
 
-/** Stripe when every STRIPE_* setting is there, else the local test mode. */
+/**
+ * No provider (production without Stripe keys): what has no customer reads as empty, everything
+ * that would create, charge or change something answers 503 and changes nothing.
+ */
+function disabledProvider(): PaymentProvider {
+  const refuse = (): never => {
+    throw serviceUnavailable(PAYMENT_MESSAGES.notConfigured);
+  };
+  return {
+    mode: 'off',
+    publishableKey: null,
+    createCustomer: refuse,
+    createSetupIntent: refuse,
+    listPaymentMethods: async () => [],
+    setDefaultPaymentMethod: refuse,
+    detachPaymentMethod: refuse,
+    createSubscription: refuse,
+    updateSubscription: refuse,
+    cancelSubscription: refuse,
+    reactivateSubscription: refuse,
+    createPaymentIntent: refuse,
+    retrievePaymentIntent: refuse,
+    listInvoices: async () => [],
+    invoicePdf: async () => null,
+    createPortalSession: refuse,
+  };
+}
+
+/** `config.payments.mode`: Stripe, the local test mode, or no provider at all. */
 export function createPaymentProvider(
   config: Config,
   deps: { db: Db; log: FastifyBaseLogger; onEvent(event: BillingEvent): Promise<unknown> },
 ): PaymentProviders {
   const stripe = config.payments.stripe;
-  if (stripe) {
+  if (config.payments.mode === 'off') {
+    deps.log.warn(
+      'Payments are not configured (PAYMENTS_MODE=off, or production without STRIPE_* keys): every payment and plan change answers 503',
+    );
+    return { provider: disabledProvider(), testMode: null, parseWebhook: null };
+  }
+  if (config.payments.mode === 'stripe' && stripe) {
     const provider = createStripeProvider(stripe);
     return {
       provider,
       testMode: null,
       parseWebhook: (rawBody, signature) => provider.parseWebhook(rawBody, signature),
     };
+  }
+  if (config.env === 'production') {
+    deps.log.warn(
+      'PAYMENTS_MODE=test IN PRODUCTION: the local test mode takes free test cards, anyone can buy any plan without paying',
+    );
   }
   const testMode = createTestPaymentProvider({
     db: deps.db,

@@ -14,7 +14,14 @@ import {
 } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.js';
-import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../http/app-error.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  serviceUnavailable,
+  tooManyRequests,
+} from '../../http/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
@@ -120,7 +127,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
   }
 
-  const customerIdOf = (user: UserRow) => findCustomerId(db, user.id, mode);
+  // Without a provider there are no customers (and nothing creates one).
+  const customerIdOf = async (user: UserRow) =>
+    mode === 'off' ? null : findCustomerId(db, user.id, mode);
 
   /** The user's customer at the provider, created on first use. */
   async function ensureCustomer(user: UserRow): Promise<string> {
@@ -131,6 +140,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       email: user.email,
       name: user.name,
     });
+    if (mode === 'off') throw serviceUnavailable(PAYMENT_MESSAGES.notConfigured);
     return saveCustomerId(db, user.id, mode, created);
   }
 

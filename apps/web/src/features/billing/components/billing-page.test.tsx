@@ -155,6 +155,17 @@ describe('billing screen', () => {
     expect(await screen.findByText('No payment method yet.')).toBeTruthy();
   });
 
+  it('says plainly when the server takes no payments, and shows no test card', async () => {
+    await renderBilling(null, {
+      'GET /payments/subscription': () => ({ body: { ...viewOf(null), mode: 'off' } }),
+    });
+    const note = screen.getByRole('note');
+    expect(note.textContent).toBe(
+      'Payments are not configured on this server: plans cannot be bought or changed here.',
+    );
+    expect(document.body.textContent).not.toContain('4242');
+  });
+
   it('cancels at period end only after the SPEC confirmation, then offers Reactivate', async () => {
     await renderBilling(makeSubscription(), {
       'POST /payments/cancel': () => {

@@ -92,6 +92,11 @@ export function BillingPage() {
       )}
       {view && (
         <>
+          {view.mode === 'off' && (
+            <p className="alert alert-error" role="note">
+              {t('billing.notConfigured')}
+            </p>
+          )}
           {view.mode === 'test' && (
             <p className="billing-test-mode" role="note">
               {t('billing.testMode', { card: groupCardNumber(TEST_CARDS.succeeds) })}

@@ -547,6 +547,19 @@ describe('processHtml edge cases', () => {
     );
   });
 
+  it('a <template> closed inside an SVG foreignObject ends there', () => {
+    const r = processHtml(
+      '<svg><foreignObject><template><img src="in.png"></template></foreignObject></svg>' +
+        '<script>import("/after.js")</script><meta charset="iso-8859-1">',
+      PAGE,
+      keep,
+    );
+    // After the template, the page is live again: its script and charset count.
+    expect(r.renderHints.scriptCount).toBe(1);
+    expect(r.charset).toBe('windows-1252');
+    expect(r.refs.map((x) => x.context)).toEqual(['img[src]', 'script js import()']);
+  });
+
   it('feeds and alternates', () => {
     expect(
       found(

@@ -466,14 +466,14 @@ class HtmlWalker {
           if (stopAt === undefined) this.svgStyleText(svgStyle);
           svgStyle = undefined;
         }
-        if (foreign.length > 0) {
-          for (let k = foreign.length - 1; k >= 0; k--) {
-            if (foreign[k]!.name === name) {
-              foreign.length = k;
-              break;
-            }
+        for (let k = foreign.length - 1; k >= 0; k--) {
+          if (foreign[k]!.name === name) {
+            foreign.length = k;
+            break;
           }
-        } else if (name === 'template') {
+        }
+        // Also inside foreign content: a <template> or <video> opened in a <foreignObject>.
+        if (name === 'template') {
           if (templates > 0) templates--;
         } else if (name === 'video' || name === 'audio' || name === 'picture') {
           const k = media.lastIndexOf(name);

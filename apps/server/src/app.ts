@@ -13,6 +13,7 @@ import { registerSitesHost, type SitesHost } from './hosting/sites-host.js';
 import { registerWebApp } from './hosting/web-app.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { handleFrameworkError, registerErrorHandler } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { metricsRoute } from './http/routes/health.routes.js';
 import { apiRoutes } from './http/routes/index.js';
 import type { AuthService } from './modules/auth/auth.service.js';
@@ -114,6 +115,7 @@ async function buildHttpApp(
     routerOptions: { maxParamLength: 300 },
   }).withTypeProvider<ZodTypeProvider>();
 
+  registerJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -134,3 +134,46 @@ describe('oversize request bodies', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe('deeply nested JSON bodies', () => {
+  /** `{"customizations":{"instructions":"x","nested":[[[…]]]}}` with `levels` brackets. */
+  const nested = (levels: number) =>
+    `{"customizations":{"instructions":"x","nested":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+
+  it('answers 400 "nested too deeply" to 100,000 levels of customizations, and changes nothing', async () => {
+    const before = await snapshotStore(t);
+    for (const levels of [100_000, 65]) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/domains/clone/${siteId}/customize`,
+        headers: { ...user.headers, 'content-type': 'application/json' },
+        payload: nested(levels),
+      });
+      expectErrorShape(res, `${levels} levels`);
+      expect([levels, res.statusCode, res.json()]).toEqual([
+        levels,
+        400,
+        { message: 'Request body is nested too deeply.' },
+      ]);
+    }
+    // A visitor's register call is refused the same way.
+    const visitor = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"name":${'['.repeat(50_000)}${']'.repeat(50_000)}}`,
+    });
+    expect(visitor.statusCode).toBe(400);
+    expect(await snapshotStore(t)).toEqual(before);
+  });
+
+  it('reads a body nested as deep as the limit; brackets inside strings do not count', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/domains/clone/${siteId}/customize`,
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: `{"customizations":{"instructions":"${'['.repeat(5_000)}","n":${'['.repeat(62)}${']'.repeat(62)}}}`,
+    });
+    expect(res.json().message).not.toBe('Request body is nested too deeply.');
+  });
+});

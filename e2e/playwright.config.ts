@@ -61,6 +61,8 @@ export default defineConfig({
       NODE_ENV: 'production',
       // The billing specs pay with test cards: production takes them only when asked by name.
       PAYMENTS_MODE: 'test',
+      // Required in production (it guards /metrics and /api/internal/*).
+      METRICS_TOKEN: 'e2e-metrics-token-0123456789',
       // Specs sign up many accounts from one address.
       RATE_LIMIT_FACTOR: '50',
       // The mirror specs copy a fixture website served on 127.0.0.1.

@@ -388,6 +388,7 @@ async function startNode(mode, workers, role = 'all') {
         BARE_GZIP: `${pageFile}.gz`,
         BARE_TYPE: pageEntry.contentType,
         NODE_ENV: 'production',
+        METRICS_TOKEN: 'bench-hosting-metrics-token',
       },
     },
   );

@@ -21,11 +21,21 @@ describe('loadConfig', () => {
   it('runs payments in test mode only where it is safe, or when asked for by name', () => {
     expect(loadConfig({}).payments.mode).toBe('test');
     // Production without Stripe keys used to take free test cards: now nothing can be bought.
-    const production = { NODE_ENV: 'production', APP_URL: 'https://mirror.example' };
+    const production = {
+      NODE_ENV: 'production',
+      APP_URL: 'https://mirror.example',
+      METRICS_TOKEN: 'a-token-of-sixteen-or-more',
+    };
     expect(loadConfig(production).payments.mode).toBe('off');
     expect(loadConfig({ ...production, PAYMENTS_MODE: 'test' }).payments.mode).toBe('test');
     expect(() => loadConfig({ ...production, PAYMENTS_MODE: 'stripe' })).toThrow(
       /STRIPE_SECRET_KEY: is needed when PAYMENTS_MODE is stripe/,
+    );
+  });
+
+  it('requires METRICS_TOKEN in production: it guards /metrics and /api/internal/*', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_URL: 'https://mirror.example' })).toThrow(
+      /METRICS_TOKEN: is required in production/,
     );
   });
 

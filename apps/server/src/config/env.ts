@@ -142,7 +142,10 @@ const EnvSchema = z
     PAYMENTS_MODE: z.enum(['stripe', 'test', 'off']).optional(),
     /** TEST-ONLY: where the Stripe SDK sends requests (a local server speaking Stripe's API). */
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    /** When set, `/metrics` answers only `Authorization: Bearer <token>`. */
+    /**
+     * When set, `/metrics` answers only `Authorization: Bearer <token>` and `/api/internal/*` only
+     * that header or `?token=<token>` (Caddy's on-demand TLS ask). Required in production.
+     */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** More host names answered as the app (not as tenant sites), e.g. an internal service name. */
     APP_HOSTS: commaList(hostName).default([]),
@@ -178,6 +181,14 @@ const EnvSchema = z
               : 'is needed when STRIPE_SECRET_KEY is set',
         });
       }
+    }
+    if (env.NODE_ENV === 'production' && !env.METRICS_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_TOKEN'],
+        message:
+          'is required in production: it guards /metrics and /api/internal/* (make one with `openssl rand -hex 24`)',
+      });
     }
     const appHost = new URL(env.APP_URL).hostname;
     const sites = env.SITES_DOMAIN.toLowerCase();

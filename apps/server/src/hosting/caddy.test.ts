@@ -24,6 +24,7 @@ const hasCaddy = fs.existsSync(CADDY);
 if (!hasCaddy) console.warn(`caddy.test: skipped, no Caddy binary at ${CADDY} (apt install caddy)`);
 
 const IPV4 = '203.0.113.30';
+const TOKEN = 'caddy-test-internal-token-0123';
 const PRODUCTION_CADDYFILE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../../deploy/Caddyfile',
@@ -86,6 +87,7 @@ function requestHttps(
   host: string,
   pathname = '/',
   form?: Record<string, string>,
+  hostHeader = host,
 ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const payload = form ? new URLSearchParams(form).toString() : undefined;
   return new Promise((resolve, reject) => {
@@ -97,7 +99,7 @@ function requestHttps(
         method: payload ? 'POST' : 'GET',
         servername: host,
         headers: {
-          host,
+          host: hostHeader,
           ...(payload ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
         },
         ca: rootCa,
@@ -126,6 +128,7 @@ beforeAll(async () => {
     SITES_DOMAIN: 'sites.mirror.test',
     SITES_CNAME_TARGET: 'edge.mirror.test',
     SITES_IPV4: IPV4,
+    METRICS_TOKEN: TOKEN,
   });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const appPort = (t.app.server.address() as net.AddressInfo).port;
@@ -143,7 +146,7 @@ beforeAll(async () => {
 	http_port ${httpPort}
 	https_port ${httpsPort}
 	on_demand_tls {
-		ask http://127.0.0.1:${appPort}/api/internal/tls/ask
+		ask http://127.0.0.1:${appPort}/api/internal/tls/ask?token=${TOKEN}
 	}
 }
 
@@ -151,7 +154,9 @@ https:// {
 	tls internal {
 		on_demand
 	}
-	reverse_proxy 127.0.0.1:${appPort}
+	reverse_proxy 127.0.0.1:${appPort} {
+		header_up Host {http.request.tls.server_name}
+	}
 }
 `,
   );
@@ -224,6 +229,20 @@ describe.skipIf(!hasCaddy)('TLS edge (Caddy with on-demand TLS)', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('Version 1 /page-1.html');
 
+    // A tenant's TLS name with a forged Host of the app's reaches the tenant, never the app's
+    // metrics or internal routes; without the token the app answers no internal route either.
+    for (const pathname of ['/metrics', '/api/internal/tls/ask?domain=secure-shop.test']) {
+      const forged = await requestHttps('secure-shop.test', pathname, undefined, 'localhost');
+      expect([pathname, forged.status]).toEqual([pathname, 404]);
+      expect(forged.body).not.toMatch(/# HELP|^ok$/);
+    }
+    const direct = await t.app.inject({ url: '/api/internal/tls/ask?domain=secure-shop.test' });
+    expect(direct.statusCode).toBe(401);
+    const withToken = await t.app.inject({
+      url: `/api/internal/tls/ask?domain=secure-shop.test&token=${TOKEN}`,
+    });
+    expect([withToken.statusCode, withToken.body]).toEqual([200, 'ok']);
+
     // A parked domain gets its certificate and page the same way.
     dns.set('secure-park.test', { SOA: true, A: [IPV4] });
     const parked = await t.app.inject({
@@ -286,6 +305,7 @@ describe.skipIf(!hasCaddy)('TLS edge (Caddy with on-demand TLS)', () => {
           ACME_EMAIL: 'ops@example.com',
           WILDCARD_CERT: '/etc/ssl/mirror/wildcard.crt',
           WILDCARD_KEY: '/etc/ssl/mirror/wildcard.key',
+          METRICS_TOKEN: TOKEN,
         },
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -302,7 +322,11 @@ describe.skipIf(!hasCaddy)('TLS edge (Caddy with on-demand TLS)', () => {
       };
     };
     const automation = config.apps.tls.automation;
-    expect(automation.on_demand.ask).toBe('http://127.0.0.1:8080/api/internal/tls/ask');
+    expect(automation.on_demand.ask).toBe(
+      `http://127.0.0.1:8080/api/internal/tls/ask?token=${TOKEN}`,
+    );
+    // Tenant blocks pass the TLS name on as the Host, whatever Host the client wrote.
+    expect(json.match(/"Host":\["\{http\.request\.tls\.server_name\}"\]/g)).toHaveLength(2);
     expect(automation.policies.some((p) => p.on_demand === true && !p.subjects)).toBe(true);
     expect(json).toContain('*.mirror.site');
     expect(json).toContain('mirror.example.com');

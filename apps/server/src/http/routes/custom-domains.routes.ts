@@ -11,6 +11,8 @@ import {
 } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PROBE_MESSAGES } from '../../platform/ops/probes.js';
+import { unauthorized } from '../app-error.js';
 import { requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];
@@ -113,6 +115,14 @@ export const customDomainsRoutes: FastifyPluginAsyncZod = async (app) => {
  */
 export const tlsAskRoutes: FastifyPluginAsyncZod = async (app) => {
   const registry = app.domainRegistry;
+  // With METRICS_TOKEN set (always in production) the internal routes answer only the edge that
+  // knows it: a tenant's request forwarded with a forged Host gets nothing from them.
+  app.addHook('onRequest', async (request) => {
+    const query = request.query as { token?: unknown };
+    const bearer =
+      typeof query.token === 'string' ? `Bearer ${query.token}` : request.headers.authorization;
+    if (!app.probes.mayReadMetrics(bearer)) throw unauthorized(PROBE_MESSAGES.internalToken);
+  });
   app.get(
     '/tls/ask',
     {
@@ -120,7 +130,10 @@ export const tlsAskRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['internal'],
         summary: "Whether the TLS edge may get a certificate for a host (Caddy's on-demand ask)",
-        querystring: z.object({ domain: z.string().max(300).optional() }),
+        querystring: z.object({
+          domain: z.string().max(300).optional(),
+          token: z.string().max(300).optional(),
+        }),
       },
     },
     async (request, reply) => {

@@ -16,7 +16,7 @@ export interface Probes {
   ready(): Promise<ReadyReport>;
   /** From now on `ready` says unavailable, so a load balancer stops sending work (shutdown). */
   drain(): void;
-  /** True when the bearer token (if METRICS_TOKEN is set) lets the caller read `/metrics`. */
+  /** True when the bearer token (if METRICS_TOKEN is set) lets the caller read `/metrics` and `/api/internal/*`. */
   mayReadMetrics(authorization: string | undefined): boolean;
 }
 
@@ -24,6 +24,7 @@ export interface Probes {
 export const PROBE_MESSAGES = {
   databaseUnavailable: 'Database unavailable.',
   metricsToken: 'A valid metrics token is required.',
+  internalToken: 'A valid internal token is required.',
 } as const;
 
 const CHECK_TIMEOUT_MS = 2_000;

@@ -190,6 +190,26 @@ describe('login and sessions', () => {
     expect((await login(app, 'grace@example.com')).statusCode).toBe(200);
   });
 
+  it("a stranger's wrong passwords lock the account for the stranger's address only", async () => {
+    const app = await start();
+    await register(app);
+    const from = (remoteAddress: string, password: string) =>
+      app.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress,
+        payload: { email: 'ada@example.com', password },
+      });
+    // Five wrong passwords, again and again, from the attacker's address…
+    for (let i = 0; i < 5; i++)
+      expect((await from('203.0.113.7', 'wrong password')).statusCode).toBe(401);
+    expect((await from('203.0.113.7', PASSWORD)).statusCode).toBe(429);
+    // …and the owner signs in from home all the same.
+    expect((await from('198.51.100.20', PASSWORD)).statusCode).toBe(200);
+    // The owner's sign-in does not unblock the attacker's address.
+    expect((await from('203.0.113.7', 'wrong password')).statusCode).toBe(429);
+  });
+
   it('rejects missing, malformed and unknown tokens with the SPEC 401 text', async () => {
     const app = await start();
     for (const headers of [

@@ -154,9 +154,14 @@ export function createAuthService({ db, mailer, limiter, config, log }: AuthServ
     return answer;
   }
 
-  async function recordLoginFailure(email: string): Promise<void> {
+  /**
+   * Failures are counted per account and address together: a stranger's wrong passwords lock the
+   * account for that stranger's address only, never for its owner elsewhere (a reset link, which
+   * needs no sign-in, clears them all). The per-address limit on sign-ins bounds guessing overall.
+   */
+  async function recordLoginFailure(email: string, address: string): Promise<void> {
     const now = Date.now();
-    const previous = await findLoginThrottle(db, email);
+    const previous = await findLoginThrottle(db, email, address);
     const recent =
       previous && now - Date.parse(previous.last_failure_at) < LOGIN_THROTTLE.failureMemoryMs;
     const failures = (recent ? previous.failures : 0) + 1;
@@ -165,6 +170,7 @@ export function createAuthService({ db, mailer, limiter, config, log }: AuthServ
       over >= 0 ? Math.min(LOGIN_THROTTLE.firstDelayMs * 2 ** over, LOGIN_THROTTLE.maxDelayMs) : 0;
     await saveLoginThrottle(db, {
       email,
+      address,
       failures,
       last_failure_at: new Date(now).toISOString(),
       blocked_until: delay > 0 ? new Date(now + delay).toISOString() : null,
@@ -212,7 +218,7 @@ export function createAuthService({ db, mailer, limiter, config, log }: AuthServ
       client: ClientInfo,
     ): Promise<AuthResponse> {
       await enforce(`login:ip:${client.ip}`, AUTH_RATE_LIMITS.loginPerIp);
-      const throttle = await findLoginThrottle(db, input.email);
+      const throttle = await findLoginThrottle(db, input.email, client.ip);
       const blockedMs = throttle?.blocked_until
         ? Date.parse(throttle.blocked_until) - Date.now()
         : 0;
@@ -227,10 +233,10 @@ export function createAuthService({ db, mailer, limiter, config, log }: AuthServ
       // Verify even without an account, against a dummy hash: the answer and its timing are the same.
       const ok = await verifyPassword(user?.password_hash ?? null, input.password);
       if (!user || !ok) {
-        await recordLoginFailure(input.email);
+        await recordLoginFailure(input.email, client.ip);
         throw unauthorized(AUTH_MESSAGES.invalidCredentials);
       }
-      if (throttle) await clearLoginThrottle(db, input.email);
+      if (throttle) await clearLoginThrottle(db, input.email, client.ip);
       const current =
         input.locale && input.locale !== user.locale
           ? await updateUser(db, user.id, {

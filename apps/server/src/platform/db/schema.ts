@@ -52,6 +52,8 @@ export interface RateLimitsTable {
 export interface LoginThrottleTable {
   /** Keyed by the normalized email whether or not an account exists, so it reveals nothing. */
   email: string;
+  /** The client address the failures came from: one address cannot lock the owner out of another. */
+  address: string;
   failures: number;
   last_failure_at: Timestamp;
   blocked_until: Timestamp | null;

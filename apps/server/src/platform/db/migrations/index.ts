@@ -8,6 +8,7 @@ import * as m0006 from './0006-screenshots.js';
 import * as m0007 from './0007-version-thumbnails.js';
 import * as m0008 from './0008-payments.js';
 import * as m0009 from './0009-domains.js';
+import * as m0010 from './0010-login-throttle-by-address.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0007-version-thumbnails': m0007,
   '0008-payments': m0008,
   '0009-domains': m0009,
+  '0010-login-throttle-by-address': m0010,
 };

@@ -547,6 +547,10 @@ describe('processHtml edge cases', () => {
     );
   });
 
+  it('the text of a script with a src attribute, even an empty one, is not run or read', () => {
+    expect(found('<script src="">import("/never.js")</script>')).toEqual([]);
+  });
+
   it('a <template> closed inside an SVG foreignObject ends there', () => {
     const r = processHtml(
       '<svg><foreignObject><template><img src="in.png"></template></foreignObject></svg>' +

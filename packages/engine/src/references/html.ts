@@ -340,6 +340,15 @@ function splitRefresh(content: string): { before: string; url: string; after: st
   };
 }
 
+/** Whether `[start, end)` of `source` is only ASCII whitespace. */
+function isBlank(source: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const c = source.charCodeAt(k);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0c && c !== 0x0d) return false;
+  }
+  return true;
+}
+
 /** An open element while the walk is inside foreign content (the namespaces need a stack). */
 interface Open {
   name: string;
@@ -438,13 +447,16 @@ class HtmlWalker {
       const token = scanner.next();
       if (token === Token.End) break;
       if (token === Token.Text) {
-        if (pendingRoot && !/^[\t\n\f\r ]*$/.test(source.slice(scanner.start, scanner.end)))
-          pendingRoot = false;
+        if (pendingRoot && !isBlank(source, scanner.start, scanner.end)) pendingRoot = false;
         if (svgStyle) svgStyle.push(scanner.textStart, scanner.textEnd, 0);
-        else if (main && !this.bodyStarted && foreign.length === 0 && templates === 0) {
-          if (!/^[\t\n\f\r ]*$/.test(source.slice(scanner.start, scanner.end)))
-            this.bodyStarted = true;
-        }
+        else if (
+          main &&
+          !this.bodyStarted &&
+          foreign.length === 0 &&
+          templates === 0 &&
+          !isBlank(source, scanner.start, scanner.end)
+        )
+          this.bodyStarted = true;
         continue;
       }
       if (token === Token.CData) {
@@ -518,7 +530,7 @@ class HtmlWalker {
       }
       if (stopAt === undefined) {
         this.attributes(tag);
-        if (!inTemplate) pendingRoot = this.hintsFor(tag);
+        if (!inTemplate) pendingRoot = this.opensAppRoot(tag);
       }
       if (name === 'template') templates++;
       else if (name === 'video' || name === 'audio' || name === 'picture') media.push(name);
@@ -535,7 +547,11 @@ class HtmlWalker {
           if (!inTemplate) this.scriptHints(tag, range);
           const type = lower(getAttr(tag, 'type'));
           if (type === 'importmap') this.importMap(range, inTemplate);
-          else if (!inTemplate && (type === '' || JS_TYPES.test(type)) && !getAttr(tag, 'src'))
+          else if (
+            !inTemplate &&
+            (type === '' || JS_TYPES.test(type)) &&
+            getAttr(tag, 'src') === undefined
+          )
             this.scriptText(range);
           break;
         }
@@ -584,24 +600,8 @@ class HtmlWalker {
     return ns;
   }
 
-  /** Script counts and sources; whether the tag is an SPA mount point that may stay empty. */
-  private hintsFor(tag: Tag): boolean {
-    if (tag.name === 'script') {
-      const type = getAttr(tag, 'type');
-      if (type === undefined || trimAscii(type) === '' || JS_TYPES.test(trimAscii(type))) {
-        this.hints.scriptCount++;
-        const src = getAttr(tag, 'src');
-        if (src !== undefined && trimAscii(src) !== '') {
-          try {
-            const url = new URL(trimAscii(src), this.base);
-            url.hash = '';
-            this.hints.scriptSources.push(url.href);
-          } catch {
-            // an unusable src runs nothing
-          }
-        }
-      }
-    }
+  /** Whether the tag is an SPA mount point that may stay empty (decided by what comes before its end). */
+  private opensAppRoot(tag: Tag): boolean {
     if (this.hints.emptyAppRoot) return false;
     const id = getAttr(tag, 'id');
     const isRoot =
@@ -616,16 +616,29 @@ class HtmlWalker {
     return true;
   }
 
-  /** What an inline executable script could do, for the render decision. */
+  /**
+   * An executable script, for the render decision: counted, its source listed, or (inline) what
+   * its code could do.
+   */
   private scriptHints(tag: Tag, range: [number, number]): void {
     const type = getAttr(tag, 'type');
     if (type !== undefined && trimAscii(type) !== '' && !JS_TYPES.test(trimAscii(type))) return;
+    this.hints.scriptCount++;
     const src = getAttr(tag, 'src');
-    if (src !== undefined && trimAscii(src) !== '') return;
-    this.hints.inlineScriptAbilities = mergeAbilities(
-      this.hints.inlineScriptAbilities,
-      scriptAbilities(this.source.slice(range[0], range[1])),
-    );
+    if (src === undefined || trimAscii(src) === '') {
+      this.hints.inlineScriptAbilities = mergeAbilities(
+        this.hints.inlineScriptAbilities,
+        scriptAbilities(this.source.slice(range[0], range[1])),
+      );
+      return;
+    }
+    try {
+      const url = new URL(trimAscii(src), this.base);
+      url.hash = '';
+      this.hints.scriptSources.push(url.href);
+    } catch {
+      // an unusable src runs nothing
+    }
   }
 
   private splice(start: number, end: number, text: string): void {

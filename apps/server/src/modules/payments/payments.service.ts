@@ -133,6 +133,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
   /** The user's customer at the provider, created on first use. */
   async function ensureCustomer(user: UserRow): Promise<string> {
+    // Without a provider nothing is created: every payment path stops here.
+    if (mode === 'off') throw serviceUnavailable(PAYMENT_MESSAGES.notConfigured);
     const existing = await customerIdOf(user);
     if (existing) return existing;
     const created = await provider.createCustomer({
@@ -140,7 +142,6 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       email: user.email,
       name: user.name,
     });
-    if (mode === 'off') throw serviceUnavailable(PAYMENT_MESSAGES.notConfigured);
     return saveCustomerId(db, user.id, mode, created);
   }
 

@@ -159,6 +159,14 @@ describe('HtmlScanner', () => {
     }
   });
 
+  it('keeps the first of each name on a tag with 100,000 attributes, in linear time', () => {
+    const names = Array.from({ length: 100_000 }, (_, i) => `a${i % 50_000}="${i}"`);
+    const scanner = new HtmlScanner(`<div ${names.join(' ')}>`);
+    expect(scanner.next()).toBe(Token.StartTag);
+    expect(scanner.attrs).toHaveLength(50_000);
+    expect(scanner.attrs[49_999]!.value).toBe('49999');
+  });
+
   it('a noscript range is read on its own, ending where it was told to', () => {
     const html = '<noscript><img src="a.png"><a href="b.html">b</a></noscript><img src="c.png">';
     const from = html.indexOf('<img');

@@ -262,6 +262,8 @@ export class HtmlScanner {
     this.name = nameAt(s, nameStart, p);
     if (this.name.includes('\0')) this.name = this.name.replace(/\0/g, '\uFFFD');
     let attrs = NO_ATTRS;
+    /** Names seen, once a tag has many attributes: a hostile tag with 100,000 stays linear. */
+    let names: Set<string> | undefined;
     this.selfClosing = false;
     for (;;) {
       if (p < n && isSpace(s.charCodeAt(p))) p = Math.min(n, runEnd(SPACES, s, p));
@@ -313,8 +315,10 @@ export class HtmlScanner {
       const name = nameAt(s, attrStart, nameEnd);
       if (this.ignored.has(name)) continue;
       if (attrs === NO_ATTRS) attrs = [];
-      else if (attrs.some((a) => a.name === name)) continue; // the first of a name wins
+      else if (names ? names.has(name) : attrs.some((a) => a.name === name)) continue; // the first of a name wins
       attrs.push(new ScannedAttr(name, s, attrStart, end, valueStart, valueEnd));
+      if (names) names.add(name);
+      else if (attrs.length === 16) names = new Set(attrs.map((a) => a.name));
     }
     this.attrs = attrs;
     this.start = at;

@@ -6,7 +6,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { BlobStore } from '@mirror/engine';
+import type { SweepableBlobStore } from '@mirror/engine';
 import type { Config } from './config/env.js';
 import { createSitesFront, misdirectedTenant } from './hosting/sites-front.js';
 import { registerSitesHost, type SitesHost } from './hosting/sites-host.js';
@@ -21,6 +21,7 @@ import type { CustomizeService } from './modules/customize/customize.service.js'
 import type { DomainRegistry } from './modules/domains/domain-registry.js';
 import type { DomainsService } from './modules/domains/domains.service.js';
 import type { ParkingService } from './modules/parking/parking.service.js';
+import type { StorageService } from './modules/storage/storage.service.js';
 import type { PaymentsService } from './modules/payments/payments.service.js';
 import type { ScreenshotsService } from './modules/screenshots/screenshots.service.js';
 import type { SitesService } from './modules/sites/sites.service.js';
@@ -45,7 +46,7 @@ declare module 'fastify' {
     authService: AuthService;
     sitesService: SitesService;
     customizeService: CustomizeService;
-    blobs: BlobStore;
+    blobs: SweepableBlobStore;
     jobs: JobQueue;
     sandbox: Sandbox;
     screenshotsService: ScreenshotsService;
@@ -53,6 +54,7 @@ declare module 'fastify' {
     domainRegistry: DomainRegistry;
     domainsService: DomainsService;
     parkingService: ParkingService;
+    storageService: StorageService;
     metrics: Metrics;
     probes: Probes;
   }
@@ -135,6 +137,7 @@ async function buildHttpApp(
   app.decorate('paymentsService', services.paymentsService);
   app.decorate('domainsService', services.domainsService);
   app.decorate('parkingService', services.parkingService);
+  app.decorate('storageService', services.storageService);
   app.decorateRequest('authContext', null);
   // Fastify closes its server first (in-flight requests finish), then the platform drains jobs.
   app.addHook('preClose', async () => probes.drain());

@@ -12,7 +12,7 @@
  *
  * Nothing here imports Fastify or the web app, so a worker never loads the web stack.
  */
-import type { BlobStore } from '@mirror/engine';
+import type { SweepableBlobStore } from '@mirror/engine';
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
 import type { Config } from './config/env.js';
@@ -41,6 +41,7 @@ import { createThumbnailVersionJob } from './modules/screenshots/thumbnail-versi
 import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
 import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
 import { createBlobStore } from './platform/blobs/blob-store.js';
+import { createStorageService, type StorageService } from './modules/storage/storage.service.js';
 import { createSandbox, type Sandbox } from './platform/sandbox/sandbox.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
@@ -70,7 +71,7 @@ export interface Platform {
   database: DatabaseHandle;
   limiter: RateLimiter;
   mailer: Mailer;
-  blobs: BlobStore;
+  blobs: SweepableBlobStore;
   /** Runs work on strangers' pages (mirror runs, screenshots, exports) in child processes. */
   sandbox: Sandbox;
   /** Active custom and parked domains, in memory for host routing and the TLS edge's ask. */
@@ -181,6 +182,7 @@ export interface Services {
   paymentsService: PaymentsService;
   domainsService: DomainsService;
   parkingService: ParkingService;
+  storageService: StorageService;
   /**
    * Runs queued jobs, including the periodic work (site retention and syncs, billing renewals, DNS
    * checks, scheduled as jobs so that one process runs each period), in this process; `platform.close()` drains it: no new jobs, running ones get half the
@@ -222,6 +224,28 @@ export function createServices(
   // Other processes' sites hosts see a new live version within their host-answer TTL (2 s).
   const sitesHost = options.sitesHost ?? null;
   const onPublished = (siteId: string) => sitesHost?.invalidate(siteId);
+  // Storage per account, and the collector of blobs nothing refers to any more: every half hour,
+  // and soon after a deletion (at most one extra pass a minute).
+  const storageService = createStorageService({ db, blobs, log });
+  const sweepJob = defineJob({
+    name: 'storage-sweep',
+    payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+    maxAttempts: 1,
+    backoffMs: 0,
+    handle: async () => {
+      await storageService.sweep();
+    },
+  });
+  jobs.schedule(metrics.instrumentJob(sweepJob), 30 * 60_000);
+  let sweepAskedAt = 0;
+  const afterDeletion = () => {
+    if (Date.now() - sweepAskedAt < 60_000) return;
+    sweepAskedAt = Date.now();
+    jobs
+      .enqueue(sweepJob, {})
+      .catch((err: unknown) => log.warn({ err }, 'storage sweep not queued'));
+  };
+
   // Screenshots and version thumbnails: each in a sandboxed process with its own Chromium.
   const screenshotsService = createScreenshotsService({
     db,
@@ -245,6 +269,7 @@ export function createServices(
       blobs,
       config,
       providers: createAiProviders(config),
+      storage: storageService,
       onPublished,
       onVersionReady,
     }),
@@ -254,6 +279,7 @@ export function createServices(
       db,
       config,
       sandbox: platform.sandbox,
+      storage: storageService,
       onPublished,
       onVersionReady,
       onMirrored: (copy) => metrics.mirrored(copy),
@@ -270,7 +296,9 @@ export function createServices(
     limiter,
     config,
     sandbox: platform.sandbox,
+    storage: storageService,
     onPublished,
+    afterDeletion,
   });
   const customizeService = createCustomizeService({
     db,
@@ -279,7 +307,9 @@ export function createServices(
     sites: sitesService,
     limiter,
     config,
+    storage: storageService,
     onPublished,
+    afterDeletion,
   });
   // The test-mode provider reports its state changes to the service that owns our billing state.
   const paymentProviders = createPaymentProvider(config, {
@@ -291,12 +321,16 @@ export function createServices(
     db,
     ...paymentProviders,
     sites: sitesService,
+    storage: storageService,
     limiter,
     config,
     log,
+    mailer: platform.mailer,
+    domainRegistry,
   });
   const domainsService = createDomainsService({
     db,
+    mailer: platform.mailer,
     sites: sitesService,
     registry: domainRegistry,
     limiter,
@@ -329,21 +363,31 @@ export function createServices(
     );
   // Demo retention, claimed-site clean-up and scheduled syncs.
   periodic('site-maintenance', 10 * 60_000, () => sitesService.runMaintenance());
-  // Test-mode renewals are due to the minute; the tick also forgets old webhook event ids.
+  // Test-mode renewals are due to the minute; the tick also detaches custom domains whose grace
+  // period after a downgrade is over, and forgets old webhook event ids.
   periodic('billing-maintenance', 60_000, () => paymentsService.runMaintenance());
-  // DNS checks of pending domains (with back-off) and the daily look at active ones.
+  // DNS checks of pending domains (with back-off) and the daily look at active ones; claims
+  // never verified in DOMAIN_CLAIM_EXPIRY_DAYS are removed first (their owners mailed).
   periodic('domain-checks', 30_000, () => domainsService.runDueChecks());
 
   let started = false;
   return {
     jobs,
-    authService: createAuthService({ db, mailer: platform.mailer, limiter, config, log }),
+    authService: createAuthService({
+      db,
+      mailer: platform.mailer,
+      limiter,
+      config,
+      log,
+      afterDeletion,
+    }),
     sitesService,
     customizeService,
     screenshotsService,
     paymentsService,
     domainsService,
     parkingService,
+    storageService,
     startBackgroundWork() {
       if (started) return;
       started = true;

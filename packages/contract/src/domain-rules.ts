@@ -74,6 +74,20 @@ export const PARKED_DOMAIN_LIMITS: Readonly<Record<PlanId, number>> = {
   agency: 100,
 };
 
+/**
+ * Domains waiting for their first verification (never verified) an account may hold at once, all
+ * kinds together (issue 18): a claim costs nothing, so a pending one must not hold a name for long
+ * nor in bulk. Below the free plan's three parked domains, so the third waits for one to verify.
+ */
+export const PENDING_DOMAIN_CLAIM_LIMITS: Readonly<Record<PlanId, number>> = {
+  free: 2,
+  pro: 10,
+  agency: 50,
+};
+
+/** A claim not verified within this many days is removed (verified domains never expire). */
+export const DOMAIN_CLAIM_EXPIRY_DAYS = 7;
+
 export const DOMAIN_NAME_MAX_LENGTH = 253;
 export const CUSTOM_HTML_MAX_LENGTH = 100_000;
 export const PARKING_MESSAGE_MAX_LENGTH = 500;
@@ -87,6 +101,11 @@ export const DOMAIN_MESSAGES = {
   tooLong: `Domain names are at most ${DOMAIN_NAME_MAX_LENGTH} characters long.`,
   reserved: 'This domain belongs to Mirror and cannot be added.',
   takenByOther: 'This domain is already connected to another account.',
+  /** The 409 for a domain another account claimed but never verified: how to prove it is yours. */
+  takenProveOwnership: (host: string, value: string) =>
+    `This domain is already connected to another account. It has not been verified there: if the domain is yours, add a TXT record named ${host} with the value ${value} to its DNS, then add the domain again. The first account to prove ownership gets the domain.`,
+  pendingClaimLimit: (limit: number) =>
+    `Your plan allows ${limit} domains waiting for DNS verification at a time. Finish verifying one, or remove one, before adding another.`,
   alreadyYours: 'This domain is already in your account.',
   customDomainsNeedPlan:
     'Custom domains are available on Mirror Pro (2 domains) and Mirror Agency (15 domains). Upgrade to connect your own domain.',

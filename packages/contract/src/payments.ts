@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAID_PLAN_IDS, PAYMENT_MESSAGES, PAYMENT_MODES } from './payment-rules.js';
+import { PLAN_IDS } from './plans.js';
 
 /**
  * Payments and billing (SPEC §3, §7 "Payments"; issue 7). Two providers answer these calls the
@@ -126,6 +127,8 @@ export const Usage = z.object({
   customDomains: z.object({ used: z.number().int(), limit: z.number().int() }),
   pageViews: z.number().int(),
   bandwidthBytes: z.number().int(),
+  /** Bytes all versions of the account's sites hold (shared bodies once), and the plan's limit. */
+  storage: z.object({ usedBytes: z.number().int(), limitBytes: z.number().int() }),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -152,3 +155,39 @@ export const TestConfirmBody = z.object({
   clientSecret: z.string().min(1).max(500),
   approve: z.boolean(),
 });
+
+/**
+ * GET /payments/downgrade-preview: what a plan would leave read-only, stop or detach, from the
+ * account's data now. `plan` defaults to the current plan (what is over its limits today, the
+ * dashboard's notice); `at: 'period_end'` is a cancellation at the end of the paid period.
+ */
+export const DowngradePreviewQuery = z.object({
+  plan: z.enum(PLAN_IDS).optional(),
+  at: z.enum(['now', 'period_end']).default('now'),
+});
+
+const SiteRef = z.object({ id: z.string(), sourceUrl: z.string() });
+
+export const DowngradePreview = z.object({
+  plan: z.enum(PLAN_IDS),
+  /** When that plan applies (ISO): now, or the end of the paid period. */
+  effectiveAt: z.string(),
+  sites: z.object({
+    count: z.number().int(),
+    limit: z.number().int().nullable(),
+    /** Sites beyond the limit (all but the most recently created): served, but not changed. */
+    readOnly: z.array(SiteRef),
+  }),
+  /** Sites whose scheduled sync stops (the plan has none, or the site becomes read-only). */
+  syncsStopping: z.array(SiteRef.extend({ schedule: z.enum(['daily', 'weekly']) })),
+  customDomains: z.object({
+    count: z.number().int(),
+    limit: z.number().int(),
+    /** Custom domains beyond the limit: they keep serving until `detachAt` (ISO), then go. */
+    detaching: z.array(z.object({ id: z.string(), domain: z.string(), detachAt: z.string() })),
+  }),
+  /** Whether the plan allows choosing subdomains (without: they keep working, or go back to random). */
+  customSubdomain: z.boolean(),
+  graceDays: z.number().int(),
+});
+export type DowngradePreview = z.infer<typeof DowngradePreview>;

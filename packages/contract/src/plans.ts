@@ -10,6 +10,8 @@ export interface PlanLimits {
   customSubdomain: boolean;
   aiInstructions: boolean;
   freeAiRewrite: boolean;
+  /** Sites may be mirrored again on a daily or weekly schedule. */
+  scheduledSync: boolean;
 }
 
 export interface PlanFeature {
@@ -50,6 +52,7 @@ export const PLANS: readonly Plan[] = [
       customSubdomain: false,
       aiInstructions: false,
       freeAiRewrite: false,
+      scheduledSync: false,
     },
     features: [
       { key: 'oneMirror', included: true },
@@ -76,6 +79,7 @@ export const PLANS: readonly Plan[] = [
       customSubdomain: true,
       aiInstructions: true,
       freeAiRewrite: true,
+      scheduledSync: true,
     },
     features: [
       { key: 'fiveMirrors', included: true },
@@ -102,6 +106,7 @@ export const PLANS: readonly Plan[] = [
       customSubdomain: true,
       aiInstructions: true,
       freeAiRewrite: true,
+      scheduledSync: true,
     },
     features: [
       { key: 'unlimitedMirrors', included: true },
@@ -126,3 +131,24 @@ export function getPlan(id: PlanId): Plan {
 export function isPaidPlan(id: PlanId | null | undefined): boolean {
   return id != null && id !== 'free';
 }
+
+/**
+ * After a downgrade (issue 18, item 5), custom domains beyond the new plan's number keep serving
+ * this many days, then are detached; upgrading again before then keeps them.
+ */
+export const PLAN_DOWNGRADE_GRACE_DAYS = 14;
+
+const sites = (n: number) => (n === 1 ? '1 mirrored site' : `${n} mirrored sites`);
+
+/** What the server answers when an account has more than its plan allows. */
+export const PLAN_LIMIT_MESSAGES = {
+  /**
+   * A re-mirror, customization, AI rewrite or scheduled sync of a site beyond the plan's number:
+   * only the most recently created sites, as many as the plan includes, can be changed.
+   */
+  siteReadOnly: (limit: number, count: number) =>
+    `Your plan includes ${sites(limit)} and you have ${count}. Only the ${
+      limit === 1 ? 'most recently created one' : `${limit} most recently created`
+    } can be re-mirrored or customized: delete sites or upgrade to re-mirror or customize this one.`,
+  syncNeedsPlan: 'Scheduled sync is available on Mirror Pro and Mirror Agency.',
+} as const;

@@ -149,6 +149,34 @@ export const PLAN_MIRROR_LIMITS: Readonly<Record<PlanId, MirrorLimits>> = {
   },
 };
 
+const GiB = 1024 * MiB;
+
+/**
+ * Storage an account's sites may hold, all versions together; a body two versions (or two sites)
+ * share is counted once. Runs are refused once it is used up, and a run whose copy would go over it
+ * fails without publishing.
+ */
+export const PLAN_STORAGE_BYTES: Readonly<Record<PlanId, number>> = {
+  free: 1 * GiB,
+  pro: 20 * GiB,
+  agency: 200 * GiB,
+};
+
+/** Sizes in the storage messages: "512 MB", "1.5 GB" (powers of 1024, as the limits). */
+export function describeStorageBytes(bytes: number): string {
+  if (bytes >= GiB) return `${Number((bytes / GiB).toFixed(1))} GB`;
+  return `${Math.ceil(bytes / MiB)} MB`;
+}
+
+export const STORAGE_MESSAGES = {
+  /** Before a run, when the account's storage is used up. */
+  full: (used: number, limit: number) =>
+    `Your sites use ${describeStorageBytes(used)} of the ${describeStorageBytes(limit)} of storage your plan includes. Delete sites or older versions, or upgrade your plan, to make room.`,
+  /** A finished copy that would go over the limit: it is not published. */
+  wouldExceed: (needed: number, limit: number) =>
+    `This copy was not published: with it, your sites would use ${describeStorageBytes(needed)}, more than the ${describeStorageBytes(limit)} of storage your plan includes. Delete sites or older versions, or upgrade your plan, and try again.`,
+} as const;
+
 /** Demo sites not claimed within this time are deleted. */
 export const DEMO_RETENTION_DAYS = 7;
 export const ANALYTICS_PERIODS = ['7d', '30d', '90d'] as const;

@@ -9,7 +9,7 @@ export {
 export { exportStatic, exportPathOf } from './export/export-static.js';
 export { createFsBlobStore } from './storage/fs-blob-store.js';
 export { createMemoryBlobStore } from './storage/memory-blob-store.js';
-export { readBlob } from './storage/blob-utils.js';
+export { readBlob, BLOB_PRESENCE_TTL_MS, createPresenceCache } from './storage/blob-utils.js';
 export * from './net/index.js';
 export * from './references/index.js';
 export * from './render/index.js';

@@ -18,6 +18,29 @@ export interface BlobStore {
   has(hash: string): Promise<boolean>;
 }
 
+/** A blob as a lasting store lists it, for garbage collection. */
+export interface StoredBlob {
+  hash: string;
+  size: number;
+  /** When it was last written: a put of a body already stored writes it again (freshens it). */
+  modifiedAt: Date;
+}
+
+/**
+ * A lasting store (the service's), whose unreferenced blobs are collected. A store may remember for
+ * at most `BLOB_PRESENCE_TTL_MS` that it holds a blob (and skip writing it again meanwhile); so a
+ * collector deletes only blobs last written longer ago than that, and a blob any run wrote or wrote
+ * again since it started is never taken from under it.
+ */
+export interface SweepableBlobStore extends BlobStore {
+  /** Every stored blob, in no particular order. */
+  list(): AsyncIterable<StoredBlob>;
+  /** Deletes a blob unless it was written at or after `writtenBefore`; true when it was deleted. */
+  remove(hash: string, writtenBefore: Date): Promise<boolean>;
+  /** Deletes temporary files of writes that never finished (a crash) older than the date. */
+  removeTemporaries(olderThan: Date): Promise<number>;
+}
+
 export type EntryKind = 'page' | 'asset';
 
 export interface ManifestEntry {

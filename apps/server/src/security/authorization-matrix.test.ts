@@ -583,6 +583,13 @@ const ROWS: Row[] = [
     request: get('/api/payments/usage'),
   },
   {
+    route: 'GET /api/payments/downgrade-preview',
+    access: 'signed-in',
+    // Read-only: counts from the caller's own sites and domains.
+    expect: signedIn(200),
+    request: get('/api/payments/downgrade-preview?plan=free&at=period_end'),
+  },
+  {
     route: 'POST /api/payments/portal-session',
     access: 'signed-in',
     expect: signedIn(200),

@@ -2,10 +2,12 @@ import { useCallback, useEffect, useState } from 'react';
 import {
   PAYMENT_MESSAGES,
   type BillingView,
+  type DowngradePreview,
   type Invoice,
   type PaidPlanId,
   type PaymentIntentResponse,
   type PaymentMethod,
+  type PlanId,
   type SubscribeResponse,
   type Usage,
 } from '@mirror/contract';
@@ -110,6 +112,23 @@ export function downloadInvoice(invoiceId: string): Promise<Blob> {
 export function getUsage(signal?: AbortSignal): Promise<Usage> {
   return api.get<Usage>('/payments/usage', {
     defaultMessage: PAYMENT_MESSAGES.fetchUsageFailed,
+    signal,
+  });
+}
+
+/**
+ * What a plan would leave read-only, stop or detach, from the account's data now (without `plan`:
+ * what is over the current plan). `period_end`: a cancellation at the end of the paid period.
+ */
+export function getDowngradePreview(
+  options: { plan?: PlanId; at?: 'now' | 'period_end' } = {},
+  signal?: AbortSignal,
+): Promise<DowngradePreview> {
+  const query = new URLSearchParams();
+  if (options.plan) query.set('plan', options.plan);
+  if (options.at) query.set('at', options.at);
+  const search = query.toString();
+  return api.get<DowngradePreview>(`/payments/downgrade-preview${search ? `?${search}` : ''}`, {
     signal,
   });
 }

@@ -64,3 +64,59 @@ describe('filesystem blob store', () => {
     expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
   });
 });
+
+describe('filesystem blob store: garbage collection', () => {
+  const body = (text: string) => chunks(Buffer.from(text), 4);
+
+  it('lists every blob with its size, and no temporary files', async () => {
+    const { dir, blobs } = store();
+    const a = await blobs.put(body('first body'));
+    const b = await blobs.put(body('a second, longer body'));
+    fs.mkdirSync(path.join(dir, 'tmp'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tmp', 'unfinished'), 'half');
+    const listed = [];
+    for await (const blob of blobs.list()) listed.push({ hash: blob.hash, size: blob.size });
+    expect(listed.sort((x, y) => x.hash.localeCompare(y.hash))).toEqual(
+      [a, b].sort((x, y) => x.hash.localeCompare(y.hash)),
+    );
+  });
+
+  it('removes a blob only when it was last written before the given time', async () => {
+    const { blobs } = store();
+    const a = await blobs.put(body('to be collected'));
+    expect(await blobs.remove(a.hash, new Date(Date.now() - 60_000))).toBe(false);
+    expect(await blobs.has(a.hash)).toBe(true);
+    expect(await blobs.remove(a.hash, new Date(Date.now() + 60_000))).toBe(true);
+    expect(await blobs.has(a.hash)).toBe(false);
+    expect(await blobs.remove(a.hash, new Date(Date.now() + 60_000))).toBe(false);
+    // The store forgot it held the body: storing it again writes it again.
+    await blobs.put(body('to be collected'));
+    expect(await blobs.has(a.hash)).toBe(true);
+    expect((await readBlob(blobs, a.hash)).toString()).toBe('to be collected');
+  });
+
+  it('writes a body stored again by another process, which freshens it for the collector', async () => {
+    const { dir, blobs } = store();
+    const a = await blobs.put(body('an old body'));
+    const file = blobs.pathOf(a.hash);
+    const old = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(file, old, old);
+    const otherProcess = createFsBlobStore(dir);
+    const before = Date.now() - 1_000;
+    await otherProcess.put(body('an old body'));
+    expect(fs.statSync(file).mtimeMs).toBeGreaterThan(before);
+    expect(await blobs.remove(a.hash, new Date(before))).toBe(false);
+  });
+
+  it('removes temporary files of unfinished writes older than the given time', async () => {
+    const { dir, blobs } = store();
+    const tmp = path.join(dir, 'tmp');
+    fs.mkdirSync(tmp, { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'crashed'), 'x');
+    const old = new Date(Date.now() - 3 * 3_600_000);
+    fs.utimesSync(path.join(tmp, 'crashed'), old, old);
+    fs.writeFileSync(path.join(tmp, 'writing'), 'y');
+    expect(await blobs.removeTemporaries(new Date(Date.now() - 3_600_000))).toBe(1);
+    expect(fs.readdirSync(tmp)).toEqual(['writing']);
+  });
+});

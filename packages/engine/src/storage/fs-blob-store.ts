@@ -3,7 +3,8 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
-import type { BlobStore } from '../types.js';
+import type { StoredBlob, SweepableBlobStore } from '../types.js';
+import { createPresenceCache } from './blob-utils.js';
 import { readFile, writeFile } from './files.js';
 
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
@@ -24,16 +25,17 @@ export interface FsBlobStoreOptions {
  * place once its hash is known (atomic: a crash never leaves a half-written blob under a real name).
  * Small bodies are buffered and written in one call; large ones stream, so memory stays bounded.
  * Mirroring writes thousands of small files at once, so directory creation and repeated writes of a
- * body already stored are skipped after the first time.
+ * body already stored are skipped after the first time (for `BLOB_PRESENCE_TTL_MS`; after that a
+ * body stored again is written again, which freshens it for the garbage collector).
  */
 export function createFsBlobStore(
   root: string,
   options: FsBlobStoreOptions = {},
-): BlobStore & { pathOf(hash: string): string } {
+): SweepableBlobStore & { pathOf(hash: string): string } {
   const scratch = options.scratch ?? false;
   const tmpDir = path.join(root, 'tmp');
   const madeDirs = new Map<string, Promise<unknown>>();
-  const written = new Set<string>();
+  const written = createPresenceCache();
 
   const pathOf = (hash: string) => {
     if (!HASH_PATTERN.test(hash)) throw new Error(`not a blob hash: ${hash}`);
@@ -120,5 +122,45 @@ export function createFsBlobStore(
         return false;
       }
     },
+    list: () => listBlobs(root, scratch ? 1 : 2),
+    async remove(hash, writtenBefore) {
+      const file = pathOf(hash);
+      const stat = await fs.stat(file).catch(() => null);
+      if (!stat || stat.mtimeMs >= writtenBefore.getTime()) return false;
+      written.delete(hash);
+      await fs.rm(file, { force: true });
+      return true;
+    },
+    async removeTemporaries(olderThan) {
+      const names = await fs.readdir(tmpDir).catch(() => [] as string[]);
+      let removed = 0;
+      for (const name of names) {
+        const file = path.join(tmpDir, name);
+        const stat = await fs.stat(file).catch(() => null);
+        if (!stat || stat.mtimeMs >= olderThan.getTime()) continue;
+        await fs.rm(file, { force: true });
+        removed++;
+      }
+      return removed;
+    },
   };
+}
+
+/** Every blob under `root`, `depth` folder levels down (`ab/cd/<sha256>`), the temporary folder aside. */
+async function* listBlobs(root: string, depth: number): AsyncIterable<StoredBlob> {
+  async function* walk(dir: string, level: number): AsyncIterable<StoredBlob> {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (level === 0 && name === 'tmp') continue;
+      const file = path.join(dir, name);
+      if (level < depth) {
+        if (/^[0-9a-f]{2}$/.test(name)) yield* walk(file, level + 1);
+        continue;
+      }
+      if (!HASH_PATTERN.test(name)) continue;
+      const stat = await fs.stat(file).catch(() => null);
+      if (stat?.isFile()) yield { hash: name, size: stat.size, modifiedAt: stat.mtime };
+    }
+  }
+  yield* walk(root, 0);
 }

@@ -301,15 +301,30 @@ describe('custom domains', () => {
       siteId: second.site.id,
       domain: 'TAKEN-seven.test',
     });
+    // Not verified by its holder: refused, with the record that would prove it is yours.
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({
-      message: 'This domain is already connected to another account.',
-    });
+    expect(refused.json().message).toMatch(
+      /^This domain is already connected to another account\. It has not been verified there: if the domain is yours, add a TXT record named _mirror-challenge\.taken-seven\.test with the value mirror-verification=[0-9a-f]{32} to its DNS/,
+    );
     const companion = await deploy(second.owner, {
       siteId: second.site.id,
       domain: 'www.taken-seven.test',
     });
     expect(companion.statusCode).toBe(409);
+    expect(companion.json().message).toContain('_mirror-challenge.www.taken-seven.test');
+    // Verified by its holder: refused, full stop.
+    dns.set('taken-seven.test', { A: [IPV4] });
+    dns.set('_mirror-challenge.taken-seven.test', {
+      TXT: [txtOf(created.json() as Deployed)],
+    });
+    expect((await check(first.owner, 'taken-seven.test')).status).toBe('active');
+    for (const domain of ['taken-seven.test', 'www.taken-seven.test']) {
+      const res = await deploy(second.owner, { siteId: second.site.id, domain });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        message: 'This domain is already connected to another account.',
+      });
+    }
     // Someone else's domain cannot be checked (or even seen) either.
     expect(
       (

@@ -386,7 +386,8 @@ describe('domain parking', () => {
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/domains/park', payload: {} });
     expect(anonymous.statusCode).toBe(401);
 
-    // The free plan parks three domains; the project id is kept when given.
+    // The free plan parks three domains, two of them waiting for verification at a time; the
+    // project id is kept when given.
     const first = await park(owner, { domain: 'one-free.test', projectId: 'my-project_1' });
     expect(first.json()).toMatchObject({
       domain: 'one-free.test',
@@ -396,7 +397,22 @@ describe('domain parking', () => {
     expect((await park(owner, { domain: 'ONE-free.test' })).json()).toEqual({
       message: 'This domain is already in your account.',
     });
-    expect((await park(owner, { domain: 'two-free.test' })).statusCode).toBe(201);
+    const second = await park(owner, { domain: 'two-free.test' });
+    expect(second.statusCode).toBe(201);
+    await expectMessage(
+      { domain: 'three-free.test' },
+      403,
+      'Your plan allows 2 domains waiting for DNS verification at a time. Finish verifying one, or remove one, before adding another.',
+    );
+    dns.set('two-free.test', { A: [IPV4] });
+    dns.set('_mirror-challenge.two-free.test', {
+      TXT: [(second.json() as Parked).records.find((r) => r.type === 'TXT')!.value],
+    });
+    const verified = await t.app.inject({
+      url: '/api/domains/check/two-free.test',
+      headers: owner.headers,
+    });
+    expect(verified.json()).toMatchObject({ status: 'active' });
     expect((await park(owner, { domain: 'three-free.test' })).statusCode).toBe(201);
     const fourth = await park(owner, { domain: 'four-free.test' });
     expect(fourth.statusCode).toBe(403);
@@ -423,11 +439,17 @@ describe('domain parking', () => {
     ).json();
     expect(same).toMatchObject({ template: 'default', monetization: 'none' });
 
-    // The domain cannot also be connected to a site, by anyone.
+    // The domain cannot also be connected to a site, by anyone: a verified one at all, an
+    // unverified one without the other account's own TXT record (the answer says which).
     const other = await signUp(t, 'pro');
-    expect((await park(other, { domain: 'one-free.test' })).json()).toEqual({
+    expect((await park(other, { domain: 'two-free.test' })).json()).toEqual({
       message: 'This domain is already connected to another account.',
     });
+    const unverified = await park(other, { domain: 'one-free.test' });
+    expect(unverified.statusCode).toBe(409);
+    expect(unverified.json().message).toMatch(
+      /^This domain is already connected to another account\. It has not been verified there: if the domain is yours, add a TXT record named _mirror-challenge\.one-free\.test with the value mirror-verification=[0-9a-f]{32} to its DNS, then add the domain again\./,
+    );
 
     // Only the owner sees, edits and removes it.
     for (const [method, url] of [

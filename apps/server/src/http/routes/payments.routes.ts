@@ -4,6 +4,8 @@ import {
   CancelSubscriptionBody,
   ClientSecretResponse,
   DefaultPaymentMethodBody,
+  DowngradePreview,
+  DowngradePreviewQuery,
   Invoice,
   PAYMENT_MESSAGES,
   PaymentIntentBody,
@@ -266,6 +268,22 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => payments.usage(await userOf(request)),
+  );
+
+  app.get(
+    '/downgrade-preview',
+    {
+      schema: {
+        tags,
+        summary: 'What a plan would leave read-only, stop or detach (default: the current plan)',
+        description:
+          "From the account's data now: sites beyond the plan (all but the most recently created) become read-only, scheduled syncs the plan does not allow stop, custom domains beyond it are detached after `graceDays`. `at=period_end` counts from the end of the paid period (a cancellation at period end).",
+        security: bearer,
+        querystring: DowngradePreviewQuery,
+        response: { 200: DowngradePreview },
+      },
+    },
+    async (request) => payments.downgradePreview(await userOf(request), request.query),
   );
 
   app.post(

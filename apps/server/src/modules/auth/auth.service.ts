@@ -83,6 +83,8 @@ export interface AuthServiceDeps {
   limiter: RateLimiter;
   config: Config;
   log: FastifyBaseLogger;
+  /** An account was deleted: the blobs of its sites can be collected. */
+  afterDeletion(): void;
 }
 
 function readSettings(json: string | null): UserSettings {
@@ -106,7 +108,8 @@ export function toUserDto(user: UserRow): UserDto {
   };
 }
 
-export function createAuthService({ db, mailer, limiter, config, log }: AuthServiceDeps) {
+export function createAuthService(deps: AuthServiceDeps) {
+  const { db, mailer, limiter, config, log } = deps;
   async function enforce(key: string, rule: RateLimitRule, message?: string): Promise<void> {
     const result = await limiter.hit(key, rule);
     if (!result.allowed) {
@@ -361,6 +364,7 @@ export function createAuthService({ db, mailer, limiter, config, log }: AuthServ
         await deleteUser(trx, auth.user.id);
         await clearLoginThrottle(trx, auth.user.email);
       });
+      deps.afterDeletion();
     },
 
     claimDemos: (auth: AuthContext, ids: readonly string[]) => claimDemos(db, auth.user, ids),

@@ -25,6 +25,7 @@ import { planEdits, type AiProviders } from './ai-provider.js';
 import { findOwnerPlan, findSiteRow, findVersionRow } from './customize.repository.js';
 import { localizeFontStylesheets } from './font-assets.js';
 import { buildManifest, readDocuments } from './version-files.js';
+import type { StorageService } from '../storage/storage.service.js';
 
 /** Tries of one run, like a mirror run. */
 const MAX_ATTEMPTS = 3;
@@ -40,6 +41,7 @@ export interface CustomizeSiteDeps {
   blobs: BlobStore;
   config: Config;
   providers: AiProviders;
+  storage: Pick<StorageService, 'admitVersion'>;
   onPublished(siteId: string): void;
   /** A version completed (thumbnails are made from here). */
   onVersionReady?(siteId: string, versionId: string): Promise<void>;
@@ -125,6 +127,15 @@ export function createCustomizeSiteJob(
             })
             .where('id', '=', siteId)
             .execute();
+          // A rewrite that used up the site's one-off payment gives it back: nothing was made.
+          if (version.rewrite_credit) {
+            await trx
+              .updateTable('sites')
+              .set({ ai_rewrite_paid_at: version.rewrite_credit })
+              .where('id', '=', siteId)
+              .where('ai_rewrite_paid_at', 'is', null)
+              .execute();
+          }
         });
       };
 
@@ -192,6 +203,12 @@ export function createCustomizeSiteJob(
           extra: fonts.entries,
         });
         const manifestHash = await saveManifest(blobs, manifest);
+        const refused = await deps.storage.admitVersion(
+          site.owner_id ? { id: site.owner_id, plan: plan ?? 'free' } : null,
+          versionId,
+          manifestHash,
+        );
+        if (refused) throw new StepFailure(refused);
         const changes = [
           ...result.summary,
           ...result.report.flatMap((r) => r.notes ?? []),

@@ -30,7 +30,12 @@ export interface NewStep {
   instructions: string | null;
   idea: string | null;
   ops: EditOp[];
+  /** Uses up the site's one-off rewrite payment (accounts without a paid plan). */
+  useRewritePayment?: boolean;
 }
+
+/** The site has no unused rewrite payment: the step was not started and nothing changed. */
+export class RewriteNotPaidError extends Error {}
 
 /**
  * A pending customization version and the site's run state, in one transaction; only a site that
@@ -59,6 +64,26 @@ export async function insertStep(
       .where('status', 'not in', running)
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) return null;
+    // One payment, one rewrite: a conditional update takes the payment, so two requests can never
+    // both use it (the claim above holds the row until this transaction ends).
+    let credit: string | null = null;
+    if (step.useRewritePayment) {
+      const paid = await trx
+        .selectFrom('sites')
+        .select('ai_rewrite_paid_at')
+        .where('id', '=', step.siteId)
+        .executeTakeFirst();
+      const taken = await trx
+        .updateTable('sites')
+        .set({ ai_rewrite_paid_at: null })
+        .where('id', '=', step.siteId)
+        .where('ai_rewrite_paid_at', 'is not', null)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 0 || !paid?.ai_rewrite_paid_at) {
+        throw new RewriteNotPaidError();
+      }
+      credit = paid.ai_rewrite_paid_at;
+    }
     const last = await trx
       .selectFrom('site_versions')
       .select((eb) => eb.fn.max<number>('number').as('n'))
@@ -80,6 +105,7 @@ export async function insertStep(
         instructions: step.instructions,
         idea: step.idea,
         requested_ops: step.ops.length > 0 ? JSON.stringify(step.ops) : null,
+        rewrite_credit: credit,
       })
       .execute();
     return id;

@@ -23,7 +23,15 @@ import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { SitesService } from '../sites/sites.service.js';
 import type { CustomizeSitePayload } from './customize-site.job.js';
-import { deleteDraft, findVersionRow, insertStep, type NewStep } from './customize.repository.js';
+import {
+  deleteDraft,
+  findVersionRow,
+  insertStep,
+  RewriteNotPaidError,
+  type NewStep,
+} from './customize.repository.js';
+import { assertSiteEditable } from '../sites/plan-limits.js';
+import type { StorageService } from '../storage/storage.service.js';
 
 const HOUR = 3_600_000;
 const RUNNING: SiteStatus[] = ['pending', 'processing', 'completing'];
@@ -41,8 +49,11 @@ export interface CustomizeServiceDeps {
   sites: SitesService;
   limiter: RateLimiter;
   config: Config;
+  storage: Pick<StorageService, 'assertRoom'>;
   /** Tells the sites host that what it serves changed (a discarded draft's preview goes away). */
   onPublished(siteId: string): void;
+  /** A version was deleted: its blobs can be collected. */
+  afterDeletion(): void;
 }
 
 /** Structured edits sent in a rewrite's free-form `customizations` object. */
@@ -56,6 +67,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
   const { db, sites, config } = deps;
 
   async function limit(user: UserRow, kind: 'customize' | 'rewrite') {
+    await deps.storage.assertRoom(user.id, user.plan);
     const hit = await deps.limiter.hit(
       `${kind}:user:${user.id}`,
       kind === 'customize' ? CUSTOMIZE_RATE_LIMIT : REWRITE_RATE_LIMIT,
@@ -67,13 +79,22 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
   async function customizableSite(user: UserRow | null, id: string) {
     const site = await sites.visibleSite(user, id);
     if (site.is_demo === 1 || !user) throw forbidden(CUSTOMIZE_MESSAGES.demoRefused);
+    // Beyond the plan's number of sites (after a downgrade) a site is read-only.
+    await assertSiteEditable(db, user, site.id);
     if (RUNNING.includes(site.status)) throw conflict(CUSTOMIZE_MESSAGES.busy);
     if (!site.live_version_id) throw conflict(CUSTOMIZE_MESSAGES.noLiveVersion);
     return site;
   }
 
   async function start(step: NewStep): Promise<void> {
-    const versionId = await insertStep(db, step, RUNNING);
+    let versionId: string | null;
+    try {
+      versionId = await insertStep(db, step, RUNNING);
+    } catch (err) {
+      // Another rewrite used the payment first (the transaction changed nothing).
+      if (err instanceof RewriteNotPaidError) throw paymentRequired();
+      throw err;
+    }
     if (!versionId) throw conflict(CUSTOMIZE_MESSAGES.busy);
     await deps.jobs.enqueue(deps.customizeJob, { siteId: step.siteId, versionId });
   }
@@ -130,9 +151,11 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
         const site = await customizableSite(user, body.cloneId);
         if (!paid && !site.ai_rewrite_paid_at) throw paymentRequired();
         await limit(user, 'rewrite');
+        // One payment opens one rewrite: starting it uses the payment up (given back on failure).
         await start({
           siteId: site.id,
           kind: 'rewrite',
+          useRewritePayment: !paid,
           baseVersionId: site.live_version_id!,
           instructions,
           idea: body.originalIdea,
@@ -170,6 +193,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       if (version.draft !== 1) throw conflict(CUSTOMIZE_MESSAGES.notDraft);
       await deleteDraft(db, site.id, version.id);
       deps.onPublished(site.id);
+      deps.afterDeletion();
     },
   };
 }

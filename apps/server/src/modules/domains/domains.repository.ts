@@ -67,6 +67,61 @@ export async function deleteDomain(db: Db, id: string): Promise<void> {
   await db.deleteFrom('domains').where('id', '=', id).execute();
 }
 
+/**
+ * Removes a claim only while it is still unverified (a check may verify it meanwhile): true when
+ * this call removed it. Its parked page and messages go with it (foreign keys).
+ */
+export async function deleteUnverifiedDomain(db: Executor, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('domains')
+    .where('id', '=', id)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Domains of an account that were never verified, all kinds. */
+export async function countPendingClaims(db: Executor, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('domains')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', ownerId)
+    .where('verified_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Never-verified claims made before `cutoff`, oldest first, with their owner's address. */
+export function listExpiredClaims(db: Db, cutoff: string, limit: number) {
+  return db
+    .selectFrom('domains')
+    .innerJoin('users', 'users.id', 'domains.owner_id')
+    .selectAll('domains')
+    .select(['users.email as owner_email', 'users.name as owner_name'])
+    .where('domains.verified_at', 'is', null)
+    .where('domains.created_at', '<', cutoff)
+    .orderBy('domains.created_at')
+    .limit(limit)
+    .execute();
+}
+
+export function findOwnerContact(db: Db, ownerId: string) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'name'])
+    .where('id', '=', ownerId)
+    .executeTakeFirst();
+}
+
+export async function findServerSecret(db: Db, name: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('server_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.value;
+}
+
 /** Domains whose background check is due, oldest first. */
 export function listDueDomains(db: Db, now: string, limit: number) {
   return db

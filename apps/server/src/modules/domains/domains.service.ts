@@ -1,7 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import {
+  challengeHostOf,
   DEFAULT_WWW_REDIRECT,
+  DNS_CHALLENGE_PREFIX,
+  DOMAIN_CLAIM_EXPIRY_DAYS,
   DOMAIN_MESSAGES,
+  PENDING_DOMAIN_CLAIM_LIMITS,
   getPlan,
   normalizeDomainName,
   type CustomDomain,
@@ -27,8 +31,10 @@ import {
 } from '../../http/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, UserRow } from '../../platform/db/schema.js';
+import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { SitesService } from '../sites/sites.service.js';
+import { buildClaimExpiredEmail, buildClaimTakenEmail } from './claim-emails.js';
 import {
   canonicalHostOf,
   checkDomainDns,
@@ -45,11 +51,16 @@ import type { DomainRegistry } from './domain-registry.js';
 import {
   claimDueCheck,
   countOwnedDomains,
+  countPendingClaims,
   deleteDomain,
+  deleteUnverifiedDomain,
   findDomainById,
   findDomainByName,
+  findOwnerContact,
+  findServerSecret,
   insertDomain,
   listDueDomains,
+  listExpiredClaims,
   listOwnedDomains,
   updateDomain,
   type DomainRow,
@@ -67,6 +78,9 @@ const ACTIVE_RECHECK_MS = 24 * HOUR;
 /** A background check taken by a process; another may take it after this. */
 const CHECK_LEASE_MS = 5 * MINUTE;
 const CHECKS_PER_TICK = 20;
+/** Unverified claims removed per tick (the rest on the next ones). */
+const EXPIRIES_PER_TICK = 50;
+const CLAIM_EXPIRY_MS = DOMAIN_CLAIM_EXPIRY_DAYS * 24 * HOUR;
 const CHECK_CONCURRENCY = 4;
 export const CHECK_RATE_LIMIT = { limit: 30, windowMs: MINUTE };
 
@@ -99,6 +113,8 @@ export interface DomainsServiceDeps {
   limiter: RateLimiter;
   config: Config;
   log: FastifyBaseLogger;
+  /** Mails about claims that ended (taken over by a proven owner, or expired unverified). */
+  mailer: Mailer;
   /** DNS as the checks see it (default: node's resolver asking DNS_SERVERS). */
   createLookup?: () => DnsLookup;
 }
@@ -112,6 +128,7 @@ export function createDomainsService(deps: DomainsServiceDeps) {
     caaIssuers: config.domains.caaIssuers,
   };
   const newLookup = deps.createLookup ?? (() => createDnsLookup(config.domains));
+  const { mailer } = deps;
   const app = new URL(config.appUrl);
   const port = app.port ? `:${app.port}` : '';
 
@@ -178,28 +195,120 @@ export function createDomainsService(deps: DomainsServiceDeps) {
     return row;
   }
 
-  /** Refuses a domain that is ours, another account's, or (for a companion www) taken. */
-  async function assertClaimable(user: UserRow, domain: string): Promise<void> {
+  let claimKey: Promise<string> | null = null;
+  /** The key of the TXT tokens, made by migration 0011 and shared by every process. */
+  function claimSecret(): Promise<string> {
+    claimKey ??= findServerSecret(db, 'domain-claims').then(
+      (value) => {
+        if (!value) throw new Error('server secret "domain-claims" is missing (migration 0011)');
+        return value;
+      },
+      (err: unknown) => {
+        // Asked again next time (the database may have been away).
+        claimKey = null;
+        throw err;
+      },
+    );
+    return claimKey;
+  }
+
+  /**
+   * The TXT token of an account for a domain: the same whenever it is asked, before the account
+   * holds the domain and after, and different for every other account, so a record in DNS says
+   * which account its owner chose.
+   */
+  async function tokenFor(userId: string, domain: string): Promise<string> {
+    return createHmac('sha256', await claimSecret())
+      .update(`${userId}\n${domain}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
+
+  /** Whether the domain's DNS has the account's TXT record now (no answer: not proven). */
+  async function provesOwnership(userId: string, domain: string): Promise<boolean> {
+    const expected = `${DNS_CHALLENGE_PREFIX}${await tokenFor(userId, domain)}`;
+    try {
+      return (await newLookup().txt(challengeHostOf(domain))).includes(expected);
+    } catch (err) {
+      if (err instanceof DnsUnreachableError) return false;
+      throw err;
+    }
+  }
+
+  /** The 409 for a domain another account holds: with the way to prove it when unverified there. */
+  async function takenError(user: UserRow, domain: string, holder: DomainRow) {
+    if (holder.owner_id === user.id) return conflict(DOMAIN_MESSAGES.alreadyYours);
+    if (holder.verified_at !== null) return conflict(DOMAIN_MESSAGES.takenByOther);
+    return conflict(
+      DOMAIN_MESSAGES.takenProveOwnership(
+        challengeHostOf(domain),
+        `${DNS_CHALLENGE_PREFIX}${await tokenFor(user.id, domain)}`,
+      ),
+    );
+  }
+
+  /**
+   * Refuses a domain that is ours, already the caller's, verified by another account, or (for a
+   * companion www) under another account's verified apex. A claim another account never verified
+   * gives way to the caller's proof of ownership (their TXT record in DNS): the claim it displaces
+   * is returned, to be removed with the caller's insert. Without proof: 409 with the record to make.
+   * Each pending claim counts against the plan (checked before DNS is asked).
+   */
+  async function assertClaimable(user: UserRow, domain: string): Promise<DomainRow | null> {
     if (isReserved(domain)) throw badRequest(DOMAIN_MESSAGES.reserved);
     const existing = await findDomainByName(db, domain);
-    if (existing) {
-      throw conflict(
-        existing.owner_id === user.id ? DOMAIN_MESSAGES.alreadyYours : DOMAIN_MESSAGES.takenByOther,
-      );
+    if (existing && (existing.owner_id === user.id || existing.verified_at !== null)) {
+      throw await takenError(user, domain, existing);
     }
     // `www.example.com` is the companion of another account's `example.com`.
+    let apex: DomainRow | undefined;
     if (domain.startsWith('www.')) {
-      const apex = await findDomainByName(db, domain.slice(4));
-      if (apex && apex.owner_id !== user.id && apex.zone === apex.domain) {
-        throw conflict(DOMAIN_MESSAGES.takenByOther);
-      }
+      const found = await findDomainByName(db, domain.slice(4));
+      if (found && found.owner_id !== user.id && found.zone === found.domain) apex = found;
+      if (apex?.verified_at) throw conflict(DOMAIN_MESSAGES.takenByOther);
     }
+    const limit = PENDING_DOMAIN_CLAIM_LIMITS[user.plan];
+    if ((await countPendingClaims(db, user.id)) >= limit) {
+      throw forbidden(DOMAIN_MESSAGES.pendingClaimLimit(limit));
+    }
+    const holder = existing ?? apex;
+    if (holder && !(await provesOwnership(user.id, domain))) {
+      throw await takenError(user, domain, holder);
+    }
+    return existing ?? null;
+  }
+
+  function sendMail(message: MailMessage, what: string, domain: string): void {
+    // After the answer (or the tick): a slow or failing mail server changes nothing else.
+    void mailer
+      .send(message)
+      .catch((err: unknown) => deps.log.error({ err, domain }, `sending the ${what} mail failed`));
+  }
+
+  /** Tells the owner of a removed unverified claim why it went. */
+  async function mailClaimEnded(
+    row: DomainRow,
+    why: 'taken' | 'expired',
+    owner?: { email: string; name: string },
+  ): Promise<void> {
+    const contact = owner ?? (await findOwnerContact(db, row.owner_id));
+    if (!contact) return;
+    const input = { domain: row.domain, kind: row.kind, appUrl: config.appUrl };
+    const recipient = { to: contact.email, name: contact.name };
+    sendMail(
+      why === 'taken'
+        ? buildClaimTakenEmail(recipient, input)
+        : buildClaimExpiredEmail(recipient, input),
+      why === 'taken' ? 'claim taken' : 'claim expired',
+      row.domain,
+    );
   }
 
   /**
    * Adds a domain to the account: validated, refused when taken, its zone found through DNS (so
    * the records name it relative to the zone), and its first check scheduled. `also` writes the
-   * rest in the same transaction (a parked page).
+   * rest in the same transaction (a parked page). Another account's unverified claim that the
+   * caller's TXT record beat is removed in that transaction, and its owner mailed.
    */
   async function claim(
     user: UserRow,
@@ -212,15 +321,19 @@ export function createDomainsService(deps: DomainsServiceDeps) {
     also?: (trx: Transaction<Database>, id: string) => Promise<void>,
   ): Promise<DomainRow> {
     const domain = normalizeDomainName(input.domain);
-    await assertClaimable(user, domain);
+    const displaced = await assertClaimable(user, domain);
     const { zone } = await findZone(newLookup(), domain);
     if (input.wwwRedirect === 'apex-to-www' && zone !== domain) {
       throw badRequest(DOMAIN_MESSAGES.wwwOnlyForApex);
     }
     const id = randomUUID();
     const now = new Date();
+    const token = await tokenFor(user.id, domain);
+    let removed = false;
     try {
       await db.transaction().execute(async (trx) => {
+        // Only while still unverified; if it was verified meanwhile the insert below fails.
+        if (displaced) removed = await deleteUnverifiedDomain(trx, displaced.id);
         await insertDomain(trx, {
           id,
           owner_id: user.id,
@@ -228,7 +341,7 @@ export function createDomainsService(deps: DomainsServiceDeps) {
           domain,
           site_id: input.siteId,
           zone,
-          token: randomBytes(16).toString('hex'),
+          token,
           www_redirect: input.wwwRedirect ?? DEFAULT_WWW_REDIRECT,
           next_check_at: firstCheckAt(now),
           created_at: now.toISOString(),
@@ -238,14 +351,37 @@ export function createDomainsService(deps: DomainsServiceDeps) {
     } catch (err) {
       // Another request claimed it in between (the unique index decided).
       const taken = await findDomainByName(db, domain);
-      if (taken) {
-        throw conflict(
-          taken.owner_id === user.id ? DOMAIN_MESSAGES.alreadyYours : DOMAIN_MESSAGES.takenByOther,
-        );
-      }
+      if (taken) throw await takenError(user, domain, taken);
       throw err;
     }
+    if (displaced && removed) {
+      deps.log.info(
+        { domain, from: displaced.owner_id, to: user.id },
+        'unverified domain claim taken over by proof of ownership',
+      );
+      await mailClaimEnded(displaced, 'taken');
+    }
     return (await findDomainById(db, id))!;
+  }
+
+  /**
+   * Removes claims never verified within DOMAIN_CLAIM_EXPIRY_DAYS (a parked page and a custom
+   * domain's link to its site go with the row) and mails each owner. Verified domains stay.
+   */
+  async function expireClaims(now: Date): Promise<number> {
+    const cutoff = new Date(now.getTime() - CLAIM_EXPIRY_MS).toISOString();
+    let expired = 0;
+    for (const row of await listExpiredClaims(db, cutoff, EXPIRIES_PER_TICK)) {
+      // Another process may have removed it, or a check verified it, meanwhile.
+      if (!(await deleteUnverifiedDomain(db, row.id))) continue;
+      expired++;
+      deps.log.info(
+        { domain: row.domain, ownerId: row.owner_id },
+        'unverified domain claim expired',
+      );
+      await mailClaimEnded(row, 'expired', { email: row.owner_email, name: row.owner_name });
+    }
+    return expired;
   }
 
   function nextCheckAt(now: Date, status: DomainRow['status'], attempts: number): string | null {
@@ -417,8 +553,17 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       };
     },
 
-    /** Background checks that are due: pending domains with back-off, active ones daily. */
-    async runDueChecks(now = new Date()): Promise<{ checked: number }> {
+    /**
+     * The periodic work: unverified claims past their time are removed first, then the background
+     * checks that are due (pending domains with back-off, active ones daily).
+     */
+    async runDueChecks(now = new Date()): Promise<{ checked: number; expired: number }> {
+      let expired = 0;
+      try {
+        expired = await expireClaims(now);
+      } catch (err) {
+        deps.log.error({ err }, 'expiring unverified domain claims failed');
+      }
       const due = await listDueDomains(db, now.toISOString(), CHECKS_PER_TICK);
       const lease = new Date(now.getTime() + CHECK_LEASE_MS).toISOString();
       let checked = 0;
@@ -437,7 +582,7 @@ export function createDomainsService(deps: DomainsServiceDeps) {
         }
       };
       await Promise.all(Array.from({ length: CHECK_CONCURRENCY }, worker));
-      return { checked };
+      return { checked, expired };
     },
   };
 }

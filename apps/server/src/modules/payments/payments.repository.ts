@@ -102,6 +102,12 @@ export async function recordEvent(
 
 export type SubscriptionWrite = 'applied' | 'stale' | 'unknown_customer';
 
+/** Runs in the same transaction when a write changed the user's plan (`at`: the state's time). */
+export type PlanChangeHook = (
+  trx: DbOrTrx,
+  change: { userId: string; from: PlanId; to: PlanId; at: Date },
+) => Promise<void>;
+
 /** How far a subscription has got: it never goes back to `incomplete`, nor back from an end. */
 const STAGE: Record<BillingSubscriptionStatus, number> = {
   incomplete: 0,
@@ -132,7 +138,12 @@ function isOlder(
  */
 export async function writeSubscription(
   trx: DbOrTrx,
-  input: { customerId: string; subscription: Subscription; stateAt: number },
+  input: {
+    customerId: string;
+    subscription: Subscription;
+    stateAt: number;
+    onPlanChange?: PlanChangeHook;
+  },
 ): Promise<SubscriptionWrite> {
   const userId = await findUserIdByCustomer(trx, input.customerId);
   if (!userId) return 'unknown_customer';
@@ -165,12 +176,20 @@ export async function writeSubscription(
     })
     .onConflict((oc) => oc.column('id').doUpdateSet(state))
     .execute();
-  await updatePlan(trx, userId);
+  await updatePlan(trx, userId, new Date(input.stateAt * 1000), input.onPlanChange);
   return 'applied';
 }
 
-/** The plan of the user's most recent live subscription, else free. */
-async function updatePlan(trx: DbOrTrx, userId: string): Promise<void> {
+/**
+ * The plan of the user's most recent live subscription, else free: the one place `users.plan` is
+ * written from billing. A change runs `onPlanChange` (the new plan's limits) in the same transaction.
+ */
+async function updatePlan(
+  trx: DbOrTrx,
+  userId: string,
+  at: Date,
+  onPlanChange?: PlanChangeHook,
+): Promise<void> {
   const live = await trx
     .selectFrom('subscriptions')
     .select('plan')
@@ -180,12 +199,20 @@ async function updatePlan(trx: DbOrTrx, userId: string): Promise<void> {
     .orderBy('id', 'desc')
     .executeTakeFirst();
   const plan: PlanId = live?.plan ?? 'free';
-  await trx
+  const before = await trx
+    .selectFrom('users')
+    .select('plan')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  const changed = await trx
     .updateTable('users')
     .set({ plan, updated_at: new Date().toISOString() })
     .where('id', '=', userId)
     .where('plan', '!=', plan)
-    .execute();
+    .executeTakeFirst();
+  if (before && Number(changed.numUpdatedRows) > 0) {
+    await onPlanChange?.(trx, { userId, from: before.plan, to: plan, at });
+  }
 }
 
 /** Opens the AI rewrite of an owner's site; false when it is not theirs. */

@@ -4,10 +4,12 @@ import {
   isPaidPlan,
   PAYMENT_MESSAGES,
   type BillingView,
+  type DowngradePreview,
   type Invoice,
   type PaidPlanId,
   type PaymentIntentResponse,
   type PaymentMethod,
+  type PlanId,
   type SubscribeResponse,
   type Subscription,
   type Usage,
@@ -24,7 +26,10 @@ import {
 } from '../../http/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
+import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
+import type { DomainRegistry } from '../domains/domain-registry.js';
+import { detachDueDomains, ownersMissingDeadlines } from '../domains/plan-downgrade.js';
 import type { SitesService } from '../sites/sites.service.js';
 import {
   PaymentDeclinedError,
@@ -45,9 +50,19 @@ import {
   usageFigures,
   writeSubscription,
   type DbOrTrx,
+  type PlanChangeHook,
   type SubscriptionRecord,
 } from './payments.repository.js';
+import {
+  applyPlanLimits,
+  detachedMail,
+  downgradeMail,
+  isDowngrade,
+  planPreview,
+  type PlanChangeEffects,
+} from './plan-change.js';
 import type { TestCard, TestPaymentProvider } from './test-provider.js';
+import type { StorageService } from '../storage/storage.service.js';
 
 const HOUR = 3_600_000;
 /**
@@ -76,9 +91,14 @@ export interface PaymentsServiceDeps {
   /** Set with Stripe: verifies and reads a webhook. */
   parseWebhook: WebhookParser | null;
   sites: SitesService;
+  storage: Pick<StorageService, 'usage'>;
   limiter: RateLimiter;
   config: Config;
   log: FastifyBaseLogger;
+  /** Tells owners what a downgrade changes, and when a custom domain is detached. */
+  mailer: Mailer;
+  /** Reloaded when custom domains beyond a plan are detached. */
+  domainRegistry: Pick<DomainRegistry, 'refresh'>;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -145,16 +165,97 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return saveCustomerId(db, user.id, mode, created);
   }
 
+  /** Accounts being deleted: their billing ends, and they get no mail about what that changes. */
+  const closingAccounts = new Set<string>();
+  const links = { appUrl: config.appUrl, sitesDomain: config.sitesDomain };
+
+  /** A mail to an account's owner; a failure is logged (the billing state is stored already). */
+  async function mailOwner(
+    userId: string,
+    build: (owner: { email: string; name: string; plan: PlanId }) => MailMessage | null,
+  ): Promise<void> {
+    if (closingAccounts.has(userId)) return;
+    const owner = await db
+      .selectFrom('users')
+      .select(['email', 'name', 'plan'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    const message = owner ? build(owner) : null;
+    if (!message) return;
+    try {
+      await deps.mailer.send(message);
+    } catch (err) {
+      log.error({ err, userId }, 'plan mail not sent');
+    }
+  }
+
+  /**
+   * Runs a billing write with the new plan's limits applied in its transaction when it changes
+   * `users.plan` (plan-change.ts); after it commits, a downgrade is mailed to the owner.
+   */
+  async function withPlanLimits<T>(write: (onPlanChange: PlanChangeHook) => Promise<T>) {
+    const changes: PlanChangeEffects[] = [];
+    const result = await write(async (trx, change) => {
+      changes.push(await applyPlanLimits(trx, change));
+    });
+    for (const effects of changes) {
+      log.info(
+        {
+          userId: effects.userId,
+          from: effects.from,
+          to: effects.to,
+          readOnlySites: effects.sites.readOnly.length,
+          syncsStopped: effects.syncsStopped.length,
+          domainsDetaching: effects.detaching.length,
+        },
+        'plan changed',
+      );
+      if (isDowngrade(effects)) {
+        await mailOwner(effects.userId, (owner) => downgradeMail(owner, effects, links));
+      }
+    }
+    return result;
+  }
+
   /**
    * What a provider call answered is the newest state there is, so it is stored at once (a webhook
    * may come later or never reach a developer's machine), through the same code as events.
    */
   async function sync(customerId: string, subscription: Subscription): Promise<void> {
-    await db
-      .transaction()
-      .execute((trx) =>
-        writeSubscription(trx, { customerId, subscription, stateAt: nowSeconds() }),
+    await withPlanLimits((onPlanChange) =>
+      db
+        .transaction()
+        .execute((trx) =>
+          writeSubscription(trx, { customerId, subscription, stateAt: nowSeconds(), onPlanChange }),
+        ),
+    );
+  }
+
+  /**
+   * The deadlines of plan limits (periodic): custom domains beyond their owner's plan without a
+   * deadline get one (and a mail), and those whose deadline has come are detached (and mailed).
+   */
+  async function enforcePlanDeadlines(now: Date): Promise<void> {
+    for (const { ownerId, plan } of await ownersMissingDeadlines(db)) {
+      const effects = await db
+        .transaction()
+        .execute((trx) => applyPlanLimits(trx, { userId: ownerId, from: plan, to: plan, at: now }));
+      await mailOwner(ownerId, (owner) => downgradeMail(owner, effects, links));
+    }
+    const detached = await detachDueDomains(db, now);
+    if (detached.length === 0) return;
+    await deps.domainRegistry.refresh();
+    for (const { ownerId, domains } of detached) {
+      log.info({ userId: ownerId, domains: domains.map((d) => d.domain) }, 'domains detached');
+      await mailOwner(ownerId, (owner) =>
+        detachedMail(
+          owner,
+          owner.plan,
+          domains.map((d) => d.domain),
+          links,
+        ),
       );
+    }
   }
 
   async function liveSubscription(user: UserRow): Promise<SubscriptionRecord> {
@@ -193,29 +294,32 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * subscription changes nothing.
    */
   async function applyEvent(event: BillingEvent): Promise<EventOutcome> {
-    const outcome = await db.transaction().execute(async (trx): Promise<EventOutcome> => {
-      if (!(await recordEvent(trx, event))) return 'duplicate';
-      switch (event.type) {
-        case 'subscription.updated':
-        case 'subscription.deleted': {
-          const subscription =
-            event.type === 'subscription.deleted' &&
-            LIVE_STATUSES.includes(event.subscription.status)
-              ? { ...event.subscription, status: 'canceled' as const }
-              : event.subscription;
-          const written = await writeSubscription(trx, {
-            customerId: event.customerId,
-            subscription,
-            stateAt: event.created,
-          });
-          return written === 'unknown_customer' ? 'ignored' : written;
+    const outcome = await withPlanLimits((onPlanChange) =>
+      db.transaction().execute(async (trx): Promise<EventOutcome> => {
+        if (!(await recordEvent(trx, event))) return 'duplicate';
+        switch (event.type) {
+          case 'subscription.updated':
+          case 'subscription.deleted': {
+            const subscription =
+              event.type === 'subscription.deleted' &&
+              LIVE_STATUSES.includes(event.subscription.status)
+                ? { ...event.subscription, status: 'canceled' as const }
+                : event.subscription;
+            const written = await writeSubscription(trx, {
+              customerId: event.customerId,
+              subscription,
+              stateAt: event.created,
+              onPlanChange,
+            });
+            return written === 'unknown_customer' ? 'ignored' : written;
+          }
+          case 'payment_intent.succeeded':
+            return applyRewritePayment(trx, event.customerId, event.metadata);
+          default:
+            return 'ignored';
         }
-        case 'payment_intent.succeeded':
-          return applyRewritePayment(trx, event.customerId, event.metadata);
-        default:
-          return 'ignored';
-      }
-    });
+      }),
+    );
     log.info({ eventId: event.id, type: event.type, outcome }, 'billing event');
     return outcome;
   }
@@ -304,7 +408,31 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      */
     async endBillingForDeletedAccount(user: UserRow): Promise<void> {
       const current = await findCurrentSubscription(db, user.id);
-      if (current) await provider.cancelSubscription(current.id, true);
+      if (!current) return;
+      closingAccounts.add(user.id);
+      try {
+        await provider.cancelSubscription(current.id, true);
+      } finally {
+        closingAccounts.delete(user.id);
+      }
+    },
+
+    /**
+     * What `plan` (default: the current one) leaves read-only, stops or detaches, from the
+     * account's data now; `period_end` counts the grace period from the end of the paid period.
+     */
+    async downgradePreview(
+      user: UserRow,
+      query: { plan?: PlanId | undefined; at: 'now' | 'period_end' },
+    ): Promise<DowngradePreview> {
+      let effectiveAt = new Date();
+      if (query.at === 'period_end') {
+        const current = await findCurrentSubscription(db, user.id);
+        if (current && LIVE_STATUSES.includes(current.status)) {
+          effectiveAt = new Date(current.current_period_end * 1000);
+        }
+      }
+      return planPreview(db, user.id, query.plan ?? user.plan, effectiveAt);
     },
 
     async reactivate(user: UserRow): Promise<Subscription> {
@@ -421,7 +549,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     /**
      * Real figures for this billing period (the subscription's, else the calendar month): mirrors
      * kept, custom domains (none until custom domains exist), page views counted by the sites
-     * host. Bandwidth is not measured yet and reads 0.
+     * host, and the storage all versions of the sites hold against the plan's. Bandwidth is not
+     * measured yet and reads 0.
      */
     async usage(user: UserRow): Promise<Usage> {
       const plan = getPlan(user.plan);
@@ -439,6 +568,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         customDomains: { used: 0, limit: plan.limits.customDomains },
         pageViews: figures.pageViews,
         bandwidthBytes: 0,
+        storage: await deps.storage.usage(user.id, user.plan),
       };
     },
 
@@ -482,9 +612,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return result.intent;
     },
 
-    /** Periodic upkeep: test-mode renewals and retries, and old event ids. */
+    /**
+     * Periodic upkeep: test-mode renewals and retries, the deadlines of plan limits (custom domains
+     * beyond a downgraded plan), and old event ids.
+     */
     async runMaintenance(now = new Date()): Promise<void> {
       await deps.testMode?.renewDue(now);
+      await enforcePlanDeadlines(now);
       await pruneEvents(db, new Date(Date.now() - EVENT_RETENTION_MS));
     },
   };

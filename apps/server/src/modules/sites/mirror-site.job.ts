@@ -28,6 +28,7 @@ import {
   findVersion,
   updateRunState,
 } from './sites.repository.js';
+import type { StorageService } from '../storage/storage.service.js';
 
 /** Tries of one run before it is reported as failed. */
 const MAX_ATTEMPTS = 3;
@@ -80,6 +81,8 @@ export interface MirrorSiteDeps {
   sandbox: Sandbox;
   /** TEST-ONLY: the address policy's exempt addresses and names (default: the configuration's). */
   net?: Omit<NetSettings, 'allowPrivateNetworks'>;
+  /** Lists a finished copy's blobs and checks the owner's storage before it is published. */
+  storage: Pick<StorageService, 'admitVersion'>;
   /** Tells the sites host that a site's live version changed. */
   onPublished(siteId: string): void;
   /** A version completed (thumbnails are made from here). */
@@ -267,6 +270,12 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         throw err;
       }
       await writes;
+      const refused = await deps.storage.admitVersion(
+        site.owner_id && owner ? { id: site.owner_id, plan: owner.plan } : null,
+        versionId,
+        output.manifestHash,
+      );
+      if (refused) return fail(refused);
 
       const finishedAt = new Date().toISOString();
       const followUp = deps.startFollowUp ? await findFollowUp(db, versionId) : undefined;

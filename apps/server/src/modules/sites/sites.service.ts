@@ -8,6 +8,7 @@ import {
   getPlan,
   isPaidPlan,
   normalizeSourceUrl,
+  PLAN_LIMIT_MESSAGES,
   SITE_MESSAGES,
   type AnalyticsPeriod,
   type AnalyticsResponse,
@@ -37,6 +38,7 @@ import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { Sandbox } from '../../platform/sandbox/sandbox.js';
 import { screenshotPath } from '../screenshots/screenshots.service.js';
+import type { StorageService } from '../storage/storage.service.js';
 import { exportSiteTask } from './export-site.task.js';
 import type { MirrorSitePayload } from './mirror-site.job.js';
 import {
@@ -52,6 +54,7 @@ import {
   nextVersionNumber,
 } from './sites.repository.js';
 import { parseSubdomain, randomSubdomain } from './subdomains.js';
+import { assertSiteEditable, mayStartScheduledSync } from './plan-limits.js';
 
 type SiteRow = NonNullable<Awaited<ReturnType<typeof findSite>>>;
 
@@ -126,8 +129,11 @@ export interface SitesServiceDeps {
   limiter: RateLimiter;
   config: Config;
   sandbox: Sandbox;
+  storage: Pick<StorageService, 'assertRoom'>;
   /** Tells the sites host that a site's live version changed or the site is gone. */
   onPublished(siteId: string): void;
+  /** Sites or versions were deleted: their blobs can be collected. */
+  afterDeletion(): void;
 }
 
 /** Time an export of a site's static folder may take. */
@@ -210,6 +216,7 @@ export function createSitesService(deps: SitesServiceDeps) {
 
   /** A mirror run costs the same whether it makes a new site or refreshes one. */
   async function limitRuns(user: UserRow): Promise<void> {
+    await deps.storage.assertRoom(user.id, user.plan);
     const hit = await deps.limiter.hit(`mirror:user:${user.id}`, MIRROR_RATE_LIMIT);
     if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, SITE_MESSAGES.runRateLimited);
   }
@@ -400,11 +407,14 @@ export function createSitesService(deps: SitesServiceDeps) {
       const site = await ownedSite(user, id);
       await db.deleteFrom('sites').where('id', '=', site.id).execute();
       deps.onPublished(site.id);
+      deps.afterDeletion();
     },
 
     async remirror(user: UserRow, id: string): Promise<CloneRecord> {
       const site = await ownedSite(user, id);
       if (RUNNING.has(site.status)) throw conflict(SITE_MESSAGES.busy);
+      // Beyond the plan's number of sites (after a downgrade) a site is read-only.
+      await assertSiteEditable(db, user, site.id);
       await limitRuns(user);
       await startRun(site.id, await carriedEdits(site.live_version_id));
       return toRecord((await findSite(db, site.id))!);
@@ -489,8 +499,11 @@ export function createSitesService(deps: SitesServiceDeps) {
 
     async setSyncSchedule(user: UserRow, id: string, schedule: SyncSchedule): Promise<CloneRecord> {
       const site = await ownedSite(user, id);
-      if (schedule !== 'off' && !isPaidPlan(user.plan)) {
-        throw forbidden('Scheduled sync is available on Mirror Pro and Mirror Agency.');
+      if (schedule !== 'off') {
+        if (!getPlan(user.plan).limits.scheduledSync) {
+          throw forbidden(PLAN_LIMIT_MESSAGES.syncNeedsPlan);
+        }
+        await assertSiteEditable(db, user, site.id);
       }
       await db
         .updateTable('sites')
@@ -589,6 +602,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         .returning('id')
         .execute();
       expired.forEach((row) => deps.onPublished(row.id));
+      if (expired.length > 0) deps.afterDeletion();
       const due = await db
         .selectFrom('sites')
         .select(['id', 'sync_schedule'])
@@ -596,7 +610,19 @@ export function createSitesService(deps: SitesServiceDeps) {
         .where('next_sync_at', '<=', now.toISOString())
         .where('status', 'not in', [...RUNNING] as SiteRow['status'][])
         .execute();
+      let synced = 0;
       for (const site of due) {
+        // Never a sync the owner's plan does not allow (no scheduled sync, or a read-only site):
+        // such a schedule is turned off instead.
+        if (!(await mayStartScheduledSync(db, site.id))) {
+          await db
+            .updateTable('sites')
+            .set({ sync_schedule: 'off', next_sync_at: null })
+            .where('id', '=', site.id)
+            .execute();
+          continue;
+        }
+        synced++;
         const interval = SYNC_INTERVAL[site.sync_schedule as Exclude<SyncSchedule, 'off'>];
         await db
           .updateTable('sites')
@@ -606,7 +632,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         const live = await findSite(db, site.id);
         await startRun(site.id, await carriedEdits(live?.live_version_id ?? null));
       }
-      return { expired: expired.length, synced: due.length };
+      return { expired: expired.length, synced };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createFsBlobStore, type BlobStore } from '@mirror/engine';
+import { createFsBlobStore, type SweepableBlobStore } from '@mirror/engine';
 import type { Config } from '../../config/env.js';
 import { createS3BlobStore } from './s3-blob-store.js';
 
@@ -6,7 +6,7 @@ import { createS3BlobStore } from './s3-blob-store.js';
 export type BlobStoreSettings = Pick<Config['mirror'], 'blobsDir' | 's3'>;
 
 /** The blob store of the configuration: an S3-compatible bucket when set, else local files. */
-export function createBlobStore(settings: BlobStoreSettings): BlobStore {
+export function createBlobStore(settings: BlobStoreSettings): SweepableBlobStore {
   const { s3 } = settings;
   if (!s3) return createFsBlobStore(settings.blobsDir);
   return createS3BlobStore({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { readBlob } from '@mirror/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromSite, mirrorSite, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
@@ -100,5 +100,46 @@ describe('S3 blob store', () => {
     expect(objects!.every((o) => o.Key!.startsWith('blobs/'))).toBe(true);
     // The filesystem store was not used.
     expect(fs.existsSync(t.config.mirror.blobsDir)).toBe(false);
+  });
+});
+
+describe('S3 blob store: garbage collection', () => {
+  const body = (text: string) => chunks(Buffer.from(text), 4);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('lists blobs (not temporary keys), removes by age and freshens a body stored again', async () => {
+    const s3 = await startS3Server();
+    cleanups.push(() => s3.close());
+    const options = { bucket: s3.bucket, prefix: 'blobs/', client: s3.client };
+    const store = createS3BlobStore(options);
+    cleanups.push(async () => store.client.destroy());
+    const a = await store.put(body('first body'));
+    const b = await store.put(body('a second, longer body'));
+    await store.client.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: 'blobs/tmp/unfinished', Body: 'half' }),
+    );
+    const listed = [];
+    for await (const blob of store.list()) listed.push({ hash: blob.hash, size: blob.size });
+    const byHash = (x: { hash: string }, y: { hash: string }) => x.hash.localeCompare(y.hash);
+    expect(listed.sort(byHash)).toEqual([a, b].sort(byHash));
+
+    expect(await store.remove(a.hash, new Date(Date.now() - 60_000))).toBe(false);
+    expect(await store.remove(a.hash, new Date(Date.now() + 60_000))).toBe(true);
+    expect(await store.has(a.hash)).toBe(false);
+    // Stored again after the removal: written again, not taken for present.
+    await store.put(body('first body'));
+    expect(await store.has(a.hash)).toBe(true);
+
+    // Another process stores b again later: its LastModified moves past `between` (S3 keeps seconds).
+    await sleep(1_100);
+    const between = new Date();
+    await sleep(1_100);
+    const otherProcess = createS3BlobStore(options);
+    cleanups.push(async () => otherProcess.client.destroy());
+    await otherProcess.put(body('a second, longer body'));
+    expect(await store.remove(b.hash, between)).toBe(false);
+
+    expect(await store.removeTemporaries(new Date(Date.now() - 60_000))).toBe(0);
+    expect(await store.removeTemporaries(new Date(Date.now() + 60_000))).toBe(1);
   });
 });

@@ -6,12 +6,13 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { BlobStore } from '@mirror/engine';
+import { createPresenceCache, type StoredBlob, type SweepableBlobStore } from '@mirror/engine';
 
 /** Bodies up to this size are hashed in memory and written in one request; larger ones stream. */
 const SMALL_BODY_BYTES = 1024 * 1024;
@@ -33,15 +34,17 @@ function isNotFound(error: unknown): boolean {
 /**
  * Blobs in an S3-compatible bucket under `{prefix}ab/cd/<sha256>`, the same content addressing as
  * the filesystem store. A large body streams to a temporary key while it is hashed and is then
- * copied to its name, so a reader never sees a partial blob under a real name.
+ * copied to its name, so a reader never sees a partial blob under a real name. A body stored again
+ * is written again (unless this store wrote or saw it within `BLOB_PRESENCE_TTL_MS`), which renews
+ * its LastModified for the garbage collector: a small body is one PUT either way.
  */
-export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & {
+export function createS3BlobStore(options: S3BlobStoreOptions): SweepableBlobStore & {
   client: S3Client;
 } {
   const client = new S3Client(options.client);
   const { bucket } = options;
   const prefix = options.prefix ?? '';
-  const known = new Set<string>();
+  const known = createPresenceCache();
   const keyOf = (hash: string) => {
     if (!HASH_PATTERN.test(hash)) throw new Error(`not a blob hash: ${hash}`);
     return `${prefix}${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
@@ -50,8 +53,8 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & {
   async function has(hash: string): Promise<boolean> {
     if (known.has(hash)) return true;
     try {
+      // Not remembered: only a write (which freshens the blob) may let a later put skip writing.
       await client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(hash) }));
-      known.add(hash);
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -95,7 +98,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & {
         if (stream) {
           stream.end();
           await upload;
-          if (!(await has(hash))) {
+          if (!known.has(hash)) {
             await client.send(
               new CopyObjectCommand({
                 Bucket: bucket,
@@ -105,7 +108,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & {
             );
           }
           await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: tmpKey }));
-        } else if (!(await has(hash))) {
+        } else if (!known.has(hash)) {
           await client.send(
             new PutObjectCommand({ Bucket: bucket, Key: keyOf(hash), Body: Buffer.concat(chunks) }),
           );
@@ -131,5 +134,56 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & {
         for await (const chunk of stream) yield chunk as Uint8Array;
       })();
     },
+    async *list() {
+      for await (const object of listObjects(prefix)) {
+        const hash = object.key.slice(object.key.lastIndexOf('/') + 1);
+        if (!HASH_PATTERN.test(hash) || object.key !== keyOf(hash)) continue;
+        yield { hash, size: object.size, modifiedAt: object.modifiedAt } satisfies StoredBlob;
+      }
+    },
+    async remove(hash, writtenBefore) {
+      const key = keyOf(hash);
+      let modifiedAt: Date | undefined;
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        modifiedAt = head.LastModified;
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+      if (!modifiedAt || modifiedAt.getTime() >= writtenBefore.getTime()) return false;
+      known.delete(hash);
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      return true;
+    },
+    async removeTemporaries(olderThan) {
+      let removed = 0;
+      for await (const object of listObjects(`${prefix}tmp/`)) {
+        if (object.modifiedAt.getTime() >= olderThan.getTime()) continue;
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.key }));
+        removed++;
+      }
+      return removed;
+    },
   };
+
+  async function* listObjects(
+    under: string,
+  ): AsyncIterable<{ key: string; size: number; modifiedAt: Date }> {
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: under, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        yield {
+          key: object.Key,
+          size: object.Size ?? 0,
+          modifiedAt: object.LastModified ?? new Date(0),
+        };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
 }

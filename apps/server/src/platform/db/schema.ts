@@ -124,6 +124,15 @@ export interface SiteVersionsTable {
   draft: ColumnType<number, number | undefined, number>;
   /** Blob of the version's thumbnail (JPEG), made by a job after the version completed. */
   thumbnail_hash: NullableText;
+  /** A rewrite that used up the site's one-off payment: that payment's time, given back on failure. */
+  rewrite_credit: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+/** The blobs a completed version holds: its manifest and every body it serves (issue 18). */
+export interface VersionBlobsTable {
+  version_id: string;
+  hash: string;
+  size: number;
 }
 
 export type VersionKind = 'mirror' | 'customize' | 'rewrite';
@@ -336,6 +345,8 @@ export interface DomainsTable {
   check_attempts: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** A custom domain beyond the plan after a downgrade: it is detached then (issue 18). */
+  detach_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface ParkedPagesTable {
@@ -355,6 +366,12 @@ export interface ParkedPagesTable {
   for_sale: ColumnType<number, number | undefined, number>;
   /** Whole US dollars. */
   asking_price: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Secrets the server makes for itself (`domain-claims`: the key of per-account TXT tokens). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
 }
 
 /** Contact messages and offers sent from parked pages. */
@@ -377,6 +394,7 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   sites: SitesTable;
   site_versions: SiteVersionsTable;
+  version_blobs: VersionBlobsTable;
   jobs: JobsTable;
   site_visits: SiteVisitsTable;
   screenshots: ScreenshotsTable;
@@ -393,6 +411,7 @@ export interface Database {
   domains: DomainsTable;
   parked_pages: ParkedPagesTable;
   parked_messages: ParkedMessagesTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

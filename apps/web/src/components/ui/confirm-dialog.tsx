@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Modal } from './modal';
 
 interface ConfirmDialogProps {
@@ -7,6 +8,10 @@ interface ConfirmDialogProps {
   cancelLabel: string;
   /** Styles the confirm button as destructive. */
   danger?: boolean;
+  /** While true the question cannot be answered yes (what it would do is still loading). */
+  confirmDisabled?: boolean;
+  /** More about the question, shown above the answers (what confirming will do). */
+  children?: ReactNode;
   onConfirm: () => void;
   /** Cancel, Escape, the close button and a click outside all decline. */
   onCancel: () => void;
@@ -19,11 +24,14 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel,
   danger = false,
+  confirmDisabled = false,
+  children,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
   return (
     <Modal role="alertdialog" title={title} description={message} onClose={onCancel}>
+      {children}
       <div className="confirm-actions">
         <button type="button" className="button button-outline" onClick={onCancel}>
           {cancelLabel}
@@ -31,6 +39,7 @@ export function ConfirmDialog({
         <button
           type="button"
           className={`button ${danger ? 'button-danger' : 'button-primary'}`}
+          disabled={confirmDisabled}
           onClick={onConfirm}
         >
           {confirmLabel}

@@ -9,6 +9,9 @@ import * as m0007 from './0007-version-thumbnails.js';
 import * as m0008 from './0008-payments.js';
 import * as m0009 from './0009-domains.js';
 import * as m0010 from './0010-login-throttle-by-address.js';
+import * as m0011 from './0011-domain-claims.js';
+import * as m0012 from './0012-plan-downgrade.js';
+import * as m0013 from './0013-version-blobs.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -26,4 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0008-payments': m0008,
   '0009-domains': m0009,
   '0010-login-throttle-by-address': m0010,
+  '0011-domain-claims': m0011,
+  '0012-plan-downgrade': m0012,
+  '0013-version-blobs': m0013,
 };

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   PAYMENT_MESSAGES,
   type BillingView,
+  type DowngradePreview,
   type Invoice,
   type PaymentMethod,
   type PlanId,
@@ -57,6 +58,18 @@ const usage: Usage = {
   customDomains: { used: 0, limit: 2 },
   pageViews: 1234,
   bandwidthBytes: 1_572_864,
+  storage: { usedBytes: 1_610_612_736, limitBytes: 21_474_836_480 },
+};
+
+/** A cancellation that changes nothing for the sites (one site, no domains, no syncs). */
+const nothingChanges: DowngradePreview = {
+  plan: 'free',
+  effectiveAt: '2026-02-01T00:00:00.000Z',
+  sites: { count: 1, limit: 1, readOnly: [] },
+  syncsStopping: [],
+  customDomains: { count: 0, limit: 0, detaching: [] },
+  customSubdomain: false,
+  graceDays: 14,
 };
 
 const invoice: Invoice = {
@@ -102,6 +115,7 @@ function routes(extra: ServerRoutes = {}): ServerRoutes {
     'GET /payments/payment-methods': () => ({ body: methods }),
     'GET /payments/invoices': () => ({ body: subscription ? [invoice] : [] }),
     'GET /domains/clones': { body: [makeClone({ id: 's1', status: 'completed' })] },
+    'GET /payments/downgrade-preview?plan=free&at=period_end': { body: nothingChanges },
     ...extra,
   };
 }
@@ -150,6 +164,8 @@ describe('billing screen', () => {
     expect(screen.getByRole('note').textContent).toContain('4242 4242 4242 4242');
     expect(await screen.findByText('2 of 5')).toBeTruthy();
     expect(screen.getByText('0 of 2')).toBeTruthy();
+    expect(screen.getByText('Storage')).toBeTruthy();
+    expect(screen.getByText('1.5 GB of 20 GB')).toBeTruthy();
     expect(screen.getByTestId('usage-page-views').textContent).toBe('1,234');
     expect(await screen.findByText('No invoices yet.')).toBeTruthy();
     expect(await screen.findByText('No payment method yet.')).toBeTruthy();
@@ -190,6 +206,8 @@ describe('billing screen', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancel subscription' }));
     dialog = screen.getByRole('alertdialog', { name: 'Cancel your subscription?' });
+    // Confirming waits for what the cancellation changes.
+    await within(dialog).findByTestId('downgrade-consequences');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
     const reactivate = await screen.findByRole('button', { name: 'Reactivate' });
     expect(calls('POST', '/payments/cancel')[0]?.body).toEqual({ immediately: false });
@@ -202,6 +220,105 @@ describe('billing screen', () => {
     await screen.findByRole('button', { name: 'Cancel subscription' });
     expect(calls('POST', '/payments/reactivate')).toHaveLength(1);
     await waitFor(() => expect(toasts()).toContain('Subscription reactivated successfully!'));
+  });
+
+  it('lists what a cancellation does to the sites and domains before the user confirms', async () => {
+    const ref = (id: string) => ({ id, sourceUrl: `https://${id}.example` });
+    await renderBilling(makeSubscription(), {
+      'GET /payments/downgrade-preview?plan=free&at=period_end': {
+        body: {
+          ...nothingChanges,
+          sites: { count: 4, limit: 1, readOnly: [ref('a'), ref('b'), ref('c')] },
+          syncsStopping: [
+            { ...ref('a'), schedule: 'daily' },
+            { ...ref('d'), schedule: 'weekly' },
+          ],
+          customDomains: {
+            count: 2,
+            limit: 0,
+            detaching: [
+              { id: 'd1', domain: 'shop.example.com', detachAt: '2026-02-15T12:00:00.000Z' },
+              { id: 'd2', domain: 'blog.example.com', detachAt: '2026-02-15T12:00:00.000Z' },
+            ],
+          },
+        } satisfies DowngradePreview,
+      },
+      'POST /payments/cancel': () => {
+        subscription = makeSubscription({ cancel_at_period_end: true });
+        return { body: subscription };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel subscription' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Cancel your subscription?' });
+    expect(dialog.textContent).toContain('Checking what changes for your sites and domains…');
+    const confirm = within(dialog).getByRole('button', { name: 'Cancel subscription' });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+
+    const list = await within(dialog).findByTestId('downgrade-consequences');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '3 of your 4 sites will become read-only: still online, but no re-mirror, customization or AI rewrite.',
+      'Scheduled sync will stop on 2 of your sites.',
+      'Custom domains detached on Feb 15, 2026: shop.example.com, blog.example.com. Until then they keep serving your sites.',
+      'Subdomains you chose keep working, but can only be changed back to a random one.',
+    ]);
+    expect(dialog.textContent).toContain('What changes for your sites and domains:');
+    expect(calls('POST', '/payments/cancel')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
+    await screen.findByRole('button', { name: 'Reactivate' });
+    expect(calls('POST', '/payments/cancel')[0]?.body).toEqual({ immediately: false });
+  });
+
+  it('asks before switching Agency to Pro, listing what Pro leaves out', async () => {
+    await renderBilling(makeSubscription({ plan: 'agency' }), {
+      'GET /payments/downgrade-preview?plan=pro&at=now': {
+        body: {
+          ...nothingChanges,
+          plan: 'pro',
+          sites: {
+            count: 6,
+            limit: 5,
+            readOnly: [{ id: 'old', sourceUrl: 'https://old.example' }],
+          },
+          customDomains: {
+            count: 3,
+            limit: 2,
+            detaching: [
+              { id: 'd3', domain: 'c.example.com', detachAt: '2026-03-01T12:00:00.000Z' },
+            ],
+          },
+          customSubdomain: true,
+        } satisfies DowngradePreview,
+      },
+      'PUT /payments/subscription': () => {
+        subscription = makeSubscription({ plan: 'pro' });
+        return { body: subscription };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Manage subscription' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to Mirror Pro' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Switch to Mirror Pro?' });
+    const list = await within(dialog).findByTestId('downgrade-consequences');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '1 of your 6 sites will become read-only: still online, but no re-mirror, customization or AI rewrite.',
+      'Custom domains detached on Mar 1, 2026: c.example.com. Until then they keep serving your sites.',
+    ]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep Mirror Agency' }));
+    expect(calls('PUT', '/payments/subscription')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to Mirror Pro' }));
+    const again = screen.getByRole('alertdialog', { name: 'Switch to Mirror Pro?' });
+    await within(again).findByTestId('downgrade-consequences');
+    fireEvent.click(within(again).getByRole('button', { name: 'Switch to Mirror Pro' }));
+    await waitFor(() => expect(plan()).toBe('Mirror Pro'));
+    expect(calls('PUT', '/payments/subscription')[0]?.body).toEqual({ planId: 'pro' });
   });
 
   it('shows a trial with its end date', async () => {
@@ -220,6 +337,7 @@ describe('billing screen', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel subscription' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Cancel your subscription?' });
+    await within(dialog).findByTestId('downgrade-consequences');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
     await waitFor(() => expect(toasts()).toContain(PAYMENT_MESSAGES.notSubscribed));
     expect(screen.getByRole('button', { name: 'Cancel subscription' })).toBeTruthy();

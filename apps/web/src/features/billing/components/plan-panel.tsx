@@ -7,7 +7,6 @@ import {
   type BillingView,
   type PaidPlanId,
 } from '@mirror/contract';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -15,6 +14,7 @@ import { useI18n } from '../../../lib/i18n';
 import { cancelSubscription, changePlan, reactivateSubscription } from '../../../lib/payments';
 import { notify } from '../../../lib/toast';
 import { formatUnixDate } from '../utils/format-billing';
+import { DowngradeDialog } from './downgrade-dialog';
 
 const SALES_HREF = `mailto:${SALES_EMAIL}?subject=${encodeURIComponent(SALES_SUBJECT)}`;
 
@@ -35,6 +35,8 @@ type Action = 'cancel' | 'reactivate' | 'change';
 export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
   const { t, locale } = useI18n();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  /** A smaller plan the user asked to switch to, waiting for their confirmation. */
+  const [confirmingSwitch, setConfirmingSwitch] = useState<PaidPlanId | null>(null);
   const [managing, setManaging] = useState(false);
   const [running, setRunning] = useState<Action | null>(null);
   const plan = getPlan(view.currentPlan);
@@ -77,13 +79,15 @@ export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
       t('billing.plan.reactivateFailed'),
     );
 
-  const handleChange = (planId: PaidPlanId) =>
+  const handleChange = (planId: PaidPlanId) => {
+    setConfirmingSwitch(null);
     void run(
       'change',
       () => changePlan(planId),
       t('billing.plan.changed', { plan: getPlan(planId).name }),
       t('billing.plan.changeFailed'),
     );
+  };
 
   return (
     <Panel title={t('billing.plan.title')}>
@@ -150,7 +154,7 @@ export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
                   type="button"
                   className="button button-outline"
                   disabled={running !== null}
-                  onClick={() => handleChange('pro')}
+                  onClick={() => setConfirmingSwitch('pro')}
                 >
                   {running === 'change' && <Spinner />}
                   {t('billing.plan.switchTo', { plan: getPlan('pro').name })}
@@ -201,14 +205,29 @@ export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
       )}
 
       {confirmingCancel && (
-        <ConfirmDialog
-          danger
+        <DowngradeDialog
+          plan="free"
+          at="period_end"
+          current={view.currentPlan}
           title={t('billing.plan.cancelTitle')}
           message={t('billing.plan.cancelConfirm')}
           confirmLabel={t('billing.plan.cancelYes')}
           cancelLabel={t('billing.plan.cancelKeep')}
           onConfirm={handleCancel}
           onCancel={() => setConfirmingCancel(false)}
+        />
+      )}
+      {confirmingSwitch && (
+        <DowngradeDialog
+          plan={confirmingSwitch}
+          at="now"
+          current={view.currentPlan}
+          title={t('billing.plan.switchTitle', { plan: getPlan(confirmingSwitch).name })}
+          message={t('billing.plan.switchConfirm')}
+          confirmLabel={t('billing.plan.switchTo', { plan: getPlan(confirmingSwitch).name })}
+          cancelLabel={t('billing.plan.switchKeep', { plan: plan.name })}
+          onConfirm={() => handleChange(confirmingSwitch)}
+          onCancel={() => setConfirmingSwitch(null)}
         />
       )}
     </Panel>

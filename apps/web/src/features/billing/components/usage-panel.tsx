@@ -10,7 +10,10 @@ import { formatUnixDate } from '../utils/format-billing';
 type Load =
   { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; usage: Usage };
 
-/** What the plan allows and what this account uses this billing period (`GET /payments/usage`). */
+/**
+ * What the plan allows and what this account uses this billing period (`GET /payments/usage`),
+ * storage included (all versions of its sites).
+ */
 export function UsagePanel() {
   const { t, locale } = useI18n();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
@@ -72,6 +75,15 @@ export function UsagePanel() {
             text={t('billing.usage.of', {
               used: n(usage.customDomains.used),
               limit: n(usage.customDomains.limit),
+            })}
+          />
+          <UsageMeter
+            label={t('billing.usage.storage')}
+            used={usage.storage.usedBytes}
+            limit={usage.storage.limitBytes}
+            text={t('billing.usage.of', {
+              used: formatBytes(locale, usage.storage.usedBytes),
+              limit: formatBytes(locale, usage.storage.limitBytes),
             })}
           />
           <div className="usage-item">

@@ -1,9 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainListItem, PlanId } from '@mirror/contract';
+import type { DomainListItem, DowngradePreview, PlanId } from '@mirror/contract';
 import { makeClone, makeUser, storeToken } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
-import { startTestServer, type Reply, type TestServer } from '../../../test/test-server';
+import {
+  startTestServer,
+  type Reply,
+  type Routes,
+  type TestServer,
+} from '../../../test/test-server';
 import { DashboardPage } from './dashboard-page';
 
 let server: TestServer;
@@ -44,11 +49,12 @@ const sites = [
   }),
 ];
 
-function serve(plan: PlanId, overview: unknown, isReply = false) {
+function serve(plan: PlanId, overview: unknown, isReply = false, extra: Routes = {}) {
   storeToken();
   server.setRoutes({
     'GET /auth/me': { body: { user: makeUser({ plan }) } },
     'GET /domains': isReply ? (overview as Reply) : { body: overview },
+    ...extra,
   });
   renderWithProviders(<DashboardPage />, { route: '/dashboard' });
 }
@@ -67,7 +73,71 @@ function domainItem(overrides: Partial<DomainListItem>): DomainListItem {
   };
 }
 
+/** What GET /payments/downgrade-preview answers for the current plan. */
+function limitsOf(overrides: Partial<DowngradePreview> = {}): DowngradePreview {
+  return {
+    plan: 'free',
+    effectiveAt: '2026-02-01T00:00:00.000Z',
+    sites: { count: 3, limit: 1, readOnly: [] },
+    syncsStopping: [],
+    customDomains: { count: 0, limit: 0, detaching: [] },
+    customSubdomain: false,
+    graceDays: 14,
+    ...overrides,
+  };
+}
+
 describe('dashboard', () => {
+  it('says what is over the plan after a downgrade: read-only sites and the detach date', async () => {
+    serve('free', { sites, domains: [] }, false, {
+      'GET /payments/downgrade-preview': {
+        body: limitsOf({
+          sites: {
+            count: 3,
+            limit: 1,
+            readOnly: [
+              { id: 'a', sourceUrl: 'https://alpha.example' },
+              { id: 'c', sourceUrl: 'https://gamma.example' },
+            ],
+          },
+          customDomains: {
+            count: 1,
+            limit: 0,
+            detaching: [
+              { id: 'd1', domain: 'shop.example.com', detachAt: '2026-02-15T12:00:00.000Z' },
+            ],
+          },
+        }),
+      },
+    });
+    const notice = await screen.findByTestId('over-limit');
+    expect(within(notice).getByRole('heading').textContent).toBe(
+      "Your account is over its plan's limits",
+    );
+    expect(
+      within(notice)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '2 of your 3 sites are read-only because your plan includes 1: alpha.example, gamma.example. They stay online; delete sites or upgrade to re-mirror or customize them.',
+      'Custom domains detached on Feb 15, 2026: shop.example.com. Upgrade before then to keep them.',
+    ]);
+    expect(
+      within(notice).getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href'),
+    ).toBe('/billing');
+  });
+
+  it('shows no notice when the account is within its plan', async () => {
+    serve('pro', { sites, domains: [] }, false, {
+      'GET /payments/downgrade-preview': { body: limitsOf({ plan: 'pro' }) },
+    });
+    await screen.findAllByTestId('site-row');
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.path === '/payments/downgrade-preview')).toBe(true),
+    );
+    expect(screen.queryByTestId('over-limit')).toBeNull();
+  });
+
   it('counts sites, domains and the plan from the server', async () => {
     serve('pro', {
       sites,

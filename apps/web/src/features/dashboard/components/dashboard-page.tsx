@@ -1,12 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import type { DowngradePreview } from '@mirror/contract';
 import { Page } from '../../../components/ui/page';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatNumber, formatUsd } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
+import { getDowngradePreview } from '../../../lib/payments';
 import { useFreshUser } from '../../../lib/use-fresh-user';
+import { overLimitNotice } from '../../billing/utils/downgrade-consequences';
 import { getDomains, type DomainsOverview } from '../api/get-domains';
 import { countOverview, recentActivity } from '../utils/overview';
 import { DomainList } from './domain-list';
@@ -26,6 +29,8 @@ export function DashboardPage() {
   const { user } = useFreshUser();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  /** What is over the plan's limits (after a downgrade): read-only sites, domains to detach. */
+  const [limits, setLimits] = useState<DowngradePreview | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -38,6 +43,15 @@ export function DashboardPage() {
     return () => controller.abort();
   }, [attempt]);
 
+  useEffect(() => {
+    const controller = new AbortController();
+    getDowngradePreview({}, controller.signal)
+      .then(setLimits)
+      // The notice is extra: without it the dashboard reads as before.
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [user?.plan]);
+
   const retry = useCallback(() => {
     setLoad({ state: 'loading' });
     setAttempt((n) => n + 1);
@@ -47,6 +61,7 @@ export function DashboardPage() {
   const counters = countOverview(data, user?.plan);
   const n = (value: number) => formatNumber(locale, value);
   const limit = counters.mirrorLimit === null ? t('dashboard.unlimited') : n(counters.mirrorLimit);
+  const overLimit = limits ? overLimitNotice(limits, t, locale) : [];
 
   const stats = [
     { key: 'sites', label: t('dashboard.counters.sites'), value: n(counters.mirroredSites) },
@@ -69,6 +84,27 @@ export function DashboardPage() {
             {t('dashboard.retry')}
           </button>
         </div>
+      )}
+
+      {overLimit.length > 0 && (
+        <section
+          className="alert dashboard-over-limit"
+          role="status"
+          aria-labelledby="dashboard-over-limit-title"
+          data-testid="over-limit"
+        >
+          <h2 id="dashboard-over-limit-title" className="dashboard-over-limit-title">
+            {t('dashboard.overLimit.title')}
+          </h2>
+          <ul>
+            {overLimit.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <Link className="button button-primary" to={paths.billing.getHref()}>
+            {t('dashboard.overLimit.action')}
+          </Link>
+        </section>
       )}
 
       <section aria-label={t('dashboard.overviewLabel')}>

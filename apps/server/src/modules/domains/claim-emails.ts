@@ -1,0 +1,62 @@
+import { DOMAIN_CLAIM_EXPIRY_DAYS, type DomainKind } from '@mirror/contract';
+import { escapeHtml } from '../../lib/escape-html.js';
+import type { MailMessage } from '../../platform/mail/mailer.js';
+
+/**
+ * The mails about a domain claim that ended without verification (issue 18): another account
+ * proved ownership first, or it was not verified in time. English only for now.
+ */
+
+interface Recipient {
+  to: string;
+  name: string;
+}
+
+function message(
+  recipient: Recipient,
+  subject: string,
+  paragraphs: string[],
+  appUrl: string,
+): MailMessage {
+  const all = [`Hi ${recipient.name},`, ...paragraphs, `Your domains: ${appUrl}/dashboard`];
+  const html = `<!doctype html><html lang="en" dir="ltr"><body style="font-family:system-ui,sans-serif;line-height:1.6;color:#1d2233">
+${all.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}</body></html>`;
+  return { to: recipient.to, subject, text: all.join('\n\n'), html };
+}
+
+const whatGoes = (kind: DomainKind) =>
+  kind === 'parked'
+    ? 'Its parking page was removed with it.'
+    : 'It no longer points at your site; the site itself is unchanged.';
+
+/** To the account whose unverified claim was removed because another account proved ownership. */
+export function buildClaimTakenEmail(
+  recipient: Recipient,
+  input: { domain: string; kind: DomainKind; appUrl: string },
+): MailMessage {
+  return message(
+    recipient,
+    `${input.domain} was removed from your Mirror account`,
+    [
+      `You added ${input.domain} to your Mirror account, but it was never verified. Another Mirror account has now proved that it controls the domain: the TXT record we asked it to create was found in the domain's DNS. So ${input.domain} now belongs to that account and was removed from yours. ${whatGoes(input.kind)}`,
+      `If ${input.domain} is yours, someone else can change its DNS records: check who has access at your DNS provider.`,
+    ],
+    input.appUrl,
+  );
+}
+
+/** To the account whose claim was not verified within DOMAIN_CLAIM_EXPIRY_DAYS. */
+export function buildClaimExpiredEmail(
+  recipient: Recipient,
+  input: { domain: string; kind: DomainKind; appUrl: string },
+): MailMessage {
+  return message(
+    recipient,
+    `${input.domain} was not verified and was removed`,
+    [
+      `You added ${input.domain} to your Mirror account ${DOMAIN_CLAIM_EXPIRY_DAYS} days ago, but its DNS records were never verified, so we removed it: an unverified domain is not held for longer. ${whatGoes(input.kind)}`,
+      `You can add ${input.domain} again at any time. Create the DNS records shown for it (including the TXT record) and it is verified at the next check.`,
+    ],
+    input.appUrl,
+  );
+}

@@ -1,8 +1,9 @@
 /** AI customization: edit plans applied by splicing, page outlines, the built-in instruction engine. */
 export { applyPlan } from './apply-plan.js';
+export { describePlan } from './describe.js';
 export { uploadPath } from './images.js';
 export { INSTRUCTION_LIMITS, parseInstructions, splitInstructions } from './instructions.js';
-export type { ParsedInstructions } from './instructions.js';
+export type { ParsedInstructions, Suggestion } from './instructions.js';
 export { outlinePage } from './outline.js';
 export type { OutlineOptions, OutlineSection, PageOutline } from './outline.js';
 export type { PaletteEntry } from './palette.js';

@@ -184,14 +184,15 @@ test.describe('the $2 AI rewrite', () => {
       timeout: 90_000,
     });
 
-    // '$2 AI Rewrite' opens the checkout; paying runs the rewrite.
+    // '$2 AI Rewrite' opens the checkout; once paid, the rewrite waits for the owner's instructions.
     await card.getByRole('button', { name: en('ideas.card.paidRewrite', { price: '$2' }) }).click();
     const checkout = page.getByRole('dialog', { name: en('ideas.payment.title') });
     await payWithTestCard(checkout, TEST_CARDS.succeeds, en('ideas.payment.pay', { price: '$2' }));
-    await expect(page.getByText(en('ideas.payment.paid'))).toBeVisible();
+    await expect(page.getByText(en('ideas.payment.paidReady'))).toBeVisible();
     await expect(checkout).toBeHidden();
 
     const panel = page.getByRole('region', { name: en('ideas.rewrite.title', { title }) });
+    await panel.getByRole('button', { name: en('ideas.rewrite.start') }).click();
     const draft = panel.getByTestId('rewrite-draft');
     await expect(draft.getByRole('heading', { name: en('ideas.rewrite.reviewTitle') })).toBeVisible(
       { timeout: 90_000 },

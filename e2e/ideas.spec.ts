@@ -11,7 +11,7 @@ const en = (key: string, vars?: Record<string, string>) => text('en', key, vars)
 const RUN_TIMEOUT = 90_000;
 const REFERENCE_TITLE = 'Sunrise Bakery reference (local fixture)';
 const IDEA = 'Sunrise Bakery sells sourdough bread. Order online and pick it up warm.';
-/** The built-in engine (no AI model in the e2e run) makes the idea's first sentence the main heading. */
+/** The heading the model's plan writes (the stand-in of e2e/support/ai-model.mjs). */
 const NEW_HEADING = 'Sunrise Bakery sells sourdough bread';
 
 let fixture: StaticSite;
@@ -81,9 +81,17 @@ test.describe('creating a site from an idea', () => {
     );
     const changes = draft.getByRole('list', { name: en('mirror.changes.title') });
     await expect(changes.getByRole('listitem').first()).toBeVisible();
-    // The draft itself is shown from its own preview host before anyone publishes it.
+    // The draft itself is shown from its own preview host, beside the live site, before anyone
+    // publishes it.
     await expect(
-      draft.frameLocator('iframe').getByRole('link', { name: 'Order bread online' }),
+      draft
+        .frameLocator('iframe[title^="Draft:"]')
+        .getByRole('link', { name: 'Order bread online' }),
+    ).toBeVisible();
+    await expect(
+      draft
+        .frameLocator('iframe[title^="Live site:"]')
+        .getByRole('link', { name: 'Products page 2' }),
     ).toBeVisible();
     const status = await request.get(`/api/domains/clone/${siteId}/status`, {
       headers: { Authorization: `Bearer ${token}` },

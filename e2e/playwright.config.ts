@@ -7,6 +7,9 @@ import { DNS_E2E_ENV } from './support/dns';
 import { SEARCH_API_ENV } from './support/search-api';
 import { BASE_URL, E2E_PORT } from './support/server';
 
+/** The local stand-in of the AI model (e2e/support/ai-model.mjs). */
+const AI_MODEL_PORT = Number(process.env.E2E_AI_PORT ?? E2E_PORT + 20);
+
 // Specs drive the production build (`npm run build`) served by the real server, in Debian's Chromium.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
@@ -44,33 +47,47 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node apps/server/dist/main.js',
-    cwd: repoRoot,
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: baseURL,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      // The billing specs pay with test cards: production takes them only when asked by name.
-      PAYMENTS_MODE: 'test',
-      // Required in production (it guards /metrics and /api/internal/*).
-      METRICS_TOKEN: 'e2e-metrics-token-0123456789',
-      // Specs sign up many accounts from one address.
-      RATE_LIMIT_FACTOR: '50',
-      // The mirror specs copy a fixture website served on 127.0.0.1.
-      MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
-      // Idea search's web provider points at a local stand-in that lists a locally served reference.
-      ...SEARCH_API_ENV,
-      // Domain checks ask the DNS stand-in of e2e/domains.spec.ts.
-      ...DNS_E2E_ENV,
+  webServer: [
+    {
+      command: 'node e2e/support/ai-model.mjs',
+      cwd: repoRoot,
+      url: `http://127.0.0.1:${AI_MODEL_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 10_000,
+      env: { PORT: String(AI_MODEL_PORT) },
     },
-  },
+    {
+      command: 'node apps/server/dist/main.js',
+      cwd: repoRoot,
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: baseURL,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        // The billing specs pay with test cards: production takes them only when asked by name.
+        PAYMENTS_MODE: 'test',
+        // Required in production (it guards /metrics and /api/internal/*).
+        METRICS_TOKEN: 'e2e-metrics-token-0123456789',
+        // Specs sign up many accounts from one address.
+        RATE_LIMIT_FACTOR: '50',
+        // The mirror specs copy a fixture website served on 127.0.0.1.
+        MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
+        // Idea search's web provider points at a local stand-in that lists a locally served reference.
+        ...SEARCH_API_ENV,
+        // Domain checks ask the DNS stand-in of e2e/domains.spec.ts.
+        ...DNS_E2E_ENV,
+        // Rewrites are sold and run only with a model: a local stand-in answering a fixed plan.
+        AI_BASE_URL: `http://127.0.0.1:${AI_MODEL_PORT}/v1`,
+        AI_MODEL: 'e2e-model',
+        AI_API_KEY: 'e2e-model-key',
+      },
+    },
+  ],
 });

@@ -263,15 +263,17 @@ export function createServices(
       .enqueue(thumbnailJob, { versionId })
       .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'thumbnail not queued'));
   };
+  const aiProviders = createAiProviders(config);
   const customizeJob = register(
     createCustomizeSiteJob({
       db,
       blobs,
       config,
-      providers: createAiProviders(config),
+      providers: aiProviders,
       storage: storageService,
       onPublished,
       onVersionReady,
+      afterDeletion,
     }),
   );
   const mirrorJob = register(
@@ -307,6 +309,8 @@ export function createServices(
     sites: sitesService,
     limiter,
     config,
+    blobs,
+    providers: aiProviders,
     storage: storageService,
     onPublished,
     afterDeletion,

@@ -23,11 +23,27 @@ export const CUSTOMIZE_MESSAGES = {
   notDraft: 'Only a draft can be discarded.',
   liveVersion: 'The live version cannot be discarded.',
   versionNotFound: 'Version not found.',
+  /** POST …/versions/{versionId}/undo on a version that is not a draft, or an index it has not. */
+  undoNotDraft: 'Only an edit of a draft can be undone.',
+  undoNoSuchEdit: 'This draft has no such edit.',
   rateLimited: 'Too many customizations. Please wait a few minutes and try again.',
-  /** Said in a rewrite's `unparsed` when only the built-in engine is available. */
+  /**
+   * 409 of `POST /payments/ai-rewrite` and `POST /domains/clone-with-ai` when the server has no AI
+   * model: nothing is charged or written. Customizing with instructions still works.
+   */
+  rewriteUnavailable:
+    'AI rewrites are not available on this server yet: no payment was taken. You can still customize your copy with instructions.',
+  /** A rewrite that was queued but finds no model when it runs (the model was removed meanwhile). */
   rewriteNeedsModel:
-    'A full rewrite of the copy needs an AI model (AI_BASE_URL); the built-in engine set the title, description and main heading from your idea.',
+    'AI rewrites are not available on this server right now, so nothing was changed. Please try again later.',
   failed: 'Customization failed',
+  failedUnexpectedly:
+    'The changes could not be made because of a problem on our side. Nothing changed on your site; please try again later.',
+  /** Instructions the built-in engine could not read in part: nothing is applied, no version made. */
+  notUnderstood: (parts: { part: string; suggestion: string | null }[]) =>
+    `Nothing was changed: I could not understand ${parts
+      .map((p) => `"${p.part}"${p.suggestion ? ` (try: "${p.suggestion}")` : ''}`)
+      .join(', ')}. Please rephrase it and try again.`,
 } as const;
 
 const Instructions = z
@@ -42,12 +58,35 @@ export const Customizations = z.object({
 });
 export type Customizations = z.infer<typeof Customizations>;
 
+/** POST /domains/clone/{id}/customize/understand: what instructions would do, before applying. */
+export const UnderstandBody = z.object({
+  instructions: Instructions.pipe(z.string().min(1, CUSTOMIZE_MESSAGES.nothingToApply)),
+});
+export const Understanding = z.object({
+  /** An AI model reads these instructions when they run: it is not known in advance. */
+  byModel: z.boolean(),
+  /** "I will: …", one plain line per change (never a selector). */
+  willDo: z.array(z.string()),
+  /** Parts not understood, verbatim, with the closest phrasing that is. */
+  notUnderstood: z.array(z.object({ part: z.string(), suggestion: z.string().nullable() })),
+});
+export type Understanding = z.infer<typeof Understanding>;
+
 /** PUT /domains/clone/{id}/customize (SPEC §7). */
 export const CustomizeBody = z.object({
   customizations: Customizations,
   regenerate: z.boolean().optional(),
 });
 export type CustomizeBody = z.input<typeof CustomizeBody>;
+
+/**
+ * POST /domains/clone/{id}/versions/{versionId}/undo: a new draft from the same base without the
+ * edit at `index` (into the draft's applied plan, `SiteVersion.edits[].index`).
+ */
+export const UndoEditBody = z.object({
+  index: z.number().int().min(0).max(EDIT_PLAN_LIMITS.maxOps),
+});
+export type UndoEditBody = z.infer<typeof UndoEditBody>;
 
 /** POST /domains/clone-with-ai (SPEC §3 AI rewrite request, §7). */
 export const CloneWithAiBody = z.object({
@@ -70,9 +109,14 @@ export type CloneWithAiBody = z.input<typeof CloneWithAiBody>;
 export const CloneWithAiResponse = z.object({ id: z.string(), previewUrl: z.string().nullable() });
 export type CloneWithAiResponse = z.infer<typeof CloneWithAiResponse>;
 
-/** GET /domains/ai-rewrite-pricing: the one-off price for users without a paid plan, in cents. */
+/**
+ * GET /domains/ai-rewrite-pricing: the one-off price for users without a paid plan, in cents, and
+ * whether this server can rewrite at all (`available`: an AI model is connected). When it cannot,
+ * rewrites are neither sold nor started.
+ */
 export const AiRewritePricingResponse = z.object({
   amount: z.number().int().min(0),
   currency: z.literal('usd'),
+  available: z.boolean(),
 });
 export type AiRewritePricingResponse = z.infer<typeof AiRewritePricingResponse>;

@@ -35,15 +35,21 @@ export const REFERENCE_SOURCES = ['catalogue', 'web'] as const;
 export type ReferenceSource = (typeof REFERENCE_SOURCES)[number];
 
 /**
- * One reference website (SPEC §3 without the browser's local flags and clone state). `screenshot`
- * is always present and null until a thumbnail exists: the grid then shows the live preview and
- * its 'Try to Get Screenshot' action. `previewUrl` is the site itself, for the iframe and the
- * Preview link. `category` is the catalogue category, null for web results.
+ * One reference website (SPEC §3 without the browser's local flags and clone state).
+ * `screenshotUrl` is the server's stored capture of the site (`/api/screenshots/{sha256}.jpg`),
+ * possibly older than a day while a fresh one is made in the background; null while none exists
+ * yet (one is being made: poll `GET /domains/screenshot?url=`). `screenshot` is SPEC §3's name for
+ * the same image and always equals it. `frameable` is true only when the captured page's headers
+ * (`X-Frame-Options`, CSP `frame-ancestors`) let the app show it in a frame: the grid then offers a
+ * live preview; false when they do not, or while unknown. `previewUrl` is the site itself, for the
+ * live frame and the Preview link. `category` is the catalogue category, null for web results.
  */
 export const ReferenceWebsite = z.object({
   title: z.string(),
   url: z.string(),
   screenshot: z.string().nullable(),
+  screenshotUrl: z.string().nullable(),
+  frameable: z.boolean(),
   previewUrl: z.string(),
   description: z.string(),
   category: z.string().nullable(),

@@ -43,3 +43,29 @@ export type ScreenshotResponse = z.infer<typeof ScreenshotResponse>;
 
 export const ScreenshotFileParams = z.object({ file: z.string().max(80) });
 export type ScreenshotFileParams = z.infer<typeof ScreenshotFileParams>;
+
+/** `GET /domains/screenshot?url=`: where a reference's screenshot stands; never starts a capture. */
+export const ScreenshotStatusQuery = z.object({
+  url: z
+    .string({ error: SCREENSHOT_MESSAGES.urlInvalid })
+    .trim()
+    .min(1, { error: SCREENSHOT_MESSAGES.urlInvalid })
+    .max(SCREENSHOT_URL_MAX_LENGTH, { error: SCREENSHOT_MESSAGES.urlInvalid }),
+});
+export type ScreenshotStatusQuery = z.input<typeof ScreenshotStatusQuery>;
+
+/**
+ * `ready`: `screenshot` is the stored image (perhaps older than a day, a fresh one on its way);
+ * `pending`: none yet, a capture may still come (the reference grid keeps polling for a while);
+ * `failed`: this server's last capture of the site failed recently (the grid stops waiting).
+ * `frameable` as on a reference: true only when the site lets the app frame it.
+ */
+export const SCREENSHOT_STATES = ['ready', 'pending', 'failed'] as const;
+export type ScreenshotState = (typeof SCREENSHOT_STATES)[number];
+
+export const ScreenshotStatusResponse = z.object({
+  status: z.enum(SCREENSHOT_STATES),
+  screenshot: z.string().nullable(),
+  frameable: z.boolean(),
+});
+export type ScreenshotStatusResponse = z.infer<typeof ScreenshotStatusResponse>;

@@ -30,6 +30,8 @@ export const CUSTOMIZE_STATUS_TEXTS = {
   saving: 'saving new version',
   customized: 'customization applied',
   draftReady: 'rewrite draft ready for review',
+  /** A customization is a draft until its owner publishes it (issue 19). */
+  editsReady: 'draft ready for review',
   failed: 'customization failed',
 } as const;
 

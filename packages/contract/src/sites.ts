@@ -55,6 +55,13 @@ export type CloneStatusResponse = z.infer<typeof CloneStatusResponse>;
 export const VERSION_KINDS = ['mirror', 'customize', 'rewrite'] as const;
 export type VersionKind = (typeof VERSION_KINDS)[number];
 
+/** One applied edit of a version, described for its owner. */
+export const VersionEdit = z.object({
+  index: z.number().int().min(0),
+  description: z.string(),
+});
+export type VersionEdit = z.infer<typeof VersionEdit>;
+
 export const SiteVersion = z.object({
   id: z.string(),
   number: z.number().int(),
@@ -68,10 +75,15 @@ export const SiteVersion = z.object({
   isLive: z.boolean(),
   error: z.string().nullable(),
   kind: z.enum(VERSION_KINDS),
-  /** A completed customization not published yet (a rewrite waits for review). */
+  /** A completed customization or rewrite not published yet: it waits for review. */
   draft: z.boolean(),
   /** What the version's plan changed, one line per operation (the diff summary). */
   changes: z.array(z.string()),
+  /**
+   * Each edit of the applied plan in plain words (no selectors), `index` into the plan's ops: what
+   * `POST …/versions/{versionId}/undo` takes. Empty for a mirror.
+   */
+  edits: z.array(VersionEdit),
   /** Parts of the instructions that were not understood or could not be used. */
   unparsed: z.array(z.string()),
   instructions: z.string().nullable(),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../modules/screenshots/screenshots.repository.js';
 import { startDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
+import { startOpenAiServer } from '../test/openai-server.js';
 import { pollToEnd, SERVICE_ENV, signUp } from '../test/api-helpers.js';
 import { createTestApp, waitFor, type TestApp } from '../test/test-app.js';
 
@@ -37,6 +38,8 @@ interface Ids {
   siteId: string;
   liveVersionId: string;
   draftVersionId: string;
+  /** The draft the owner's customization left (customizations are drafts first). */
+  editsDraftId: string;
   customDomainId: string;
   customDomain: string;
   parkedId: string;
@@ -72,6 +75,7 @@ let dns: TestDnsServer;
 let fixture: FixtureSite;
 let t: TestApp;
 let webDist: string;
+let ai: Awaited<ReturnType<typeof startOpenAiServer>>;
 const accounts = {} as Record<Exclude<Caller, 'anonymous'>, Account>;
 const ids = {} as Ids;
 
@@ -317,6 +321,15 @@ const ROWS: Row[] = [
     afterOwner: () => settled(),
   },
   {
+    route: 'POST /api/domains/clone/:id/customize/understand',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/customize/understand`,
+      payload: { instructions: "Set the title to 'Owned'." },
+    }),
+  },
+  {
     route: 'PUT /api/domains/clone/:id/customize',
     access: 'owner',
     // A visitor may customize nothing but sees no site either: 404 like the others.
@@ -324,6 +337,23 @@ const ROWS: Row[] = [
     request: (i) => ({
       url: `/api/domains/clone/${i.siteId}/customize`,
       payload: { customizations: { instructions: "Set the title to 'Owned'." }, regenerate: true },
+    }),
+    afterOwner: async () => {
+      await settled();
+      const versions = await ownerGet(`/api/domains/clone/${ids.siteId}/versions`);
+      const draft = (versions.body as { id: string; draft: boolean }[]).find((v) => v.draft);
+      expect(draft, 'the customization leaves a draft').toBeDefined();
+      ids.editsDraftId = draft!.id;
+    },
+  },
+  {
+    route: 'POST /api/domains/clone/:id/versions/:versionId/undo',
+    access: 'owner',
+    // Undoing the draft's only edit discards it.
+    expect: ownerOnly(202),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/versions/${i.editsDraftId}/undo`,
+      payload: { index: 0 },
     }),
     afterOwner: () => settled(),
   },
@@ -378,6 +408,15 @@ const ROWS: Row[] = [
     // A cached capture: no Chromium needed to prove who may ask.
     expect: signedIn(200),
     request: () => ({ url: '/api/domains/screenshot', payload: { url: fixture.url } }),
+  },
+  {
+    route: 'GET /api/domains/screenshot',
+    access: 'signed-in',
+    // Where a reference's screenshot stands (the grid polls it): a cache read, never a capture.
+    expect: signedIn(200),
+    request: () => ({
+      url: `/api/domains/screenshot?url=${encodeURIComponent(fixture.url)}`,
+    }),
   },
   {
     route: 'GET /api/screenshots/:file',
@@ -741,10 +780,16 @@ async function send(row: Row, caller: Caller) {
 beforeAll(async () => {
   dns = await startDnsServer();
   fixture = await startFixtureSite();
+  ai = await startOpenAiServer([
+    { content: JSON.stringify({ ops: [{ op: 'setTitle', title: 'Bakery' }], unparsed: [] }) },
+  ]);
   webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-web-'));
   fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Mirror</title>');
   t = await createTestApp({
     ...SERVICE_ENV,
+    // A model is connected (a local stand-in), so rewrites are for sale and run.
+    AI_BASE_URL: ai.baseURL,
+    AI_MODEL: 'test-model',
     WEB_DIST_DIR: webDist,
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: '1000',
@@ -836,6 +881,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await ai?.close();
   await fixture?.close();
   await dns?.close();
   if (webDist) fs.rmSync(webDist, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
+import { startOpenAiServer } from '../test/openai-server.js';
 import { pollToEnd, SERVICE_ENV } from '../test/api-helpers.js';
 import { createTestApp, waitFor, type TestApp } from '../test/test-app.js';
 
@@ -29,13 +30,20 @@ const TOO_MANY_ATTEMPTS = /^Too many attempts\. Please try again in \d+ (seconds
 let dns: TestDnsServer;
 let fixture: FixtureSite;
 let t: TestApp;
+let ai: Awaited<ReturnType<typeof startOpenAiServer>>;
 
 beforeAll(async () => {
   dns = await startDnsServer();
   fixture = await startFixtureSite();
+  ai = await startOpenAiServer([
+    { content: JSON.stringify({ ops: [{ op: 'setTitle', title: 'Bakery' }], unparsed: [] }) },
+  ]);
   t = await createTestApp({
     ...SERVICE_ENV,
     RATE_LIMIT_FACTOR: '0.1',
+    // A model is connected (a local stand-in), so rewrites are for sale and run.
+    AI_BASE_URL: ai.baseURL,
+    AI_MODEL: 'test-model',
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: '1000',
     SITES_DOMAIN: 'sites.mirror.test',
@@ -48,6 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await ai?.close();
   await fixture?.close();
   await dns?.close();
 });
@@ -291,6 +300,20 @@ describe('AI, ideas and screenshots', () => {
       CUSTOMIZE_MESSAGES.rateLimited,
       { between: () => settled(owner, siteId) },
     );
+    // Undoing an edit of a draft counts against the same allowance.
+    const versions = (await call(owner, 'GET', `/api/domains/clone/${siteId}/versions`)).json() as {
+      id: string;
+      draft: boolean;
+    }[];
+    const draft = versions.find((v) => v.draft)!;
+    const undone = await call(
+      owner,
+      'POST',
+      `/api/domains/clone/${siteId}/versions/${draft.id}/undo`,
+      { index: 0 },
+    );
+    expect(undone.statusCode).toBe(429);
+    expect(undone.json().message).toBe(CUSTOMIZE_MESSAGES.rateLimited);
     await hammer(
       () =>
         call(owner, 'POST', '/api/domains/clone-with-ai', {

@@ -133,7 +133,13 @@ beforeAll(async () => {
   recorder = await startRecorder();
   // The production policy: MIRROR_ALLOW_PRIVATE_NETWORKS is not set. Limits raised so that every
   // row of the table is judged by the address policy, not by a rate limit.
-  t = await createTestApp({ MIRROR_RENDER: 'never', RATE_LIMIT_FACTOR: '1000' });
+  t = await createTestApp({
+    MIRROR_RENDER: 'never',
+    RATE_LIMIT_FACTOR: '1000',
+    // A model is connected (never reached: every mirror is refused first), so rewrites are offered.
+    AI_BASE_URL: 'http://127.0.0.1:9/v1',
+    AI_MODEL: 'test-model',
+  });
   expect(t.config.mirror.allowPrivateNetworks).toBe(false);
   user = await signUp(t, 'agency');
 }, 30_000);

@@ -62,10 +62,12 @@ export interface ScreenshotSite {
 /**
  * A website for screenshot tests: `/` is a red page with a stylesheet and an image, `/slow` never
  * answers, `/redirect` sends to `/`, `/leaky` reaches for `internalUrl` (a server that must never be
- * contacted) in every way a page can.
+ * contacted) in every way a page can. `/deny` is a page sent with `X-Frame-Options: DENY`,
+ * `/ancestors?allow=…` one with CSP `frame-ancestors {allow}`. Listens on `host` (127.0.0.1).
  */
 export async function startScreenshotSite(
   internalUrl = 'http://127.0.0.2:9',
+  host = '127.0.0.1',
 ): Promise<ScreenshotSite> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -88,6 +90,17 @@ export async function startScreenshotSite(
       return res
         .writeHead(200, { 'content-type': 'image/svg+xml' })
         .end('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+    if (path === '/deny' || path === '/ancestors') {
+      const headers: Record<string, string> =
+        path === '/deny'
+          ? { 'x-frame-options': 'DENY' }
+          : {
+              'content-security-policy': `frame-ancestors ${new URL(target, 'http://x').searchParams.get('allow') ?? "'none'"}`,
+            };
+      return res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers })
+        .end('<!doctype html><title>Framing</title><body style="background: rgb(30, 160, 30)">');
+    }
     if (path === '/redirect') return res.writeHead(302, { location: '/' }).end();
     if (path === '/to-internal')
       return res.writeHead(302, { location: `${internalUrl}/redirected` }).end();
@@ -104,10 +117,10 @@ export async function startScreenshotSite(
     if (path === '/slow') return; // never answers
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     port,
     hits,
     close: () =>

@@ -1,4 +1,4 @@
-import type { CloneRecord, SiteVersion } from '@mirror/contract';
+import type { CloneRecord, CloneStatusResponse, SiteVersion } from '@mirror/contract';
 import { api } from './api-client';
 
 // Version calls shared by the site page and the idea flow's draft review (docs/sites-api.md).
@@ -33,6 +33,18 @@ export function discardVersion(id: string, versionId: string): Promise<unknown> 
   return api.delete(`${versionsPath(id)}/${encodeURIComponent(versionId)}`, {
     defaultMessage: 'Failed to delete domain',
   });
+}
+
+/**
+ * Undoes one edit of a draft: a new draft without it is made (a run to watch) and replaces this
+ * one; undoing the only edit discards the draft.
+ */
+export function undoEdit(id: string, versionId: string, index: number) {
+  return api.post<CloneStatusResponse>(
+    `${versionsPath(id)}/${encodeURIComponent(versionId)}/undo`,
+    { index },
+    { defaultMessage: 'Failed to undo the change' },
+  );
 }
 
 /** The newest draft of a list (newest first), if any. */

@@ -39,6 +39,7 @@ interface Version {
   kind: string;
   draft: boolean;
   changes: string[];
+  edits: { index: number; description: string }[];
   unparsed: string[];
   instructions: string | null;
   error: string | null;
@@ -65,6 +66,44 @@ function customize(
   });
 }
 
+/** The newest draft of the site (the versions answer is newest first). */
+async function newestDraft(t: TestApp, id: string, headers: Record<string, string>) {
+  const draft = (await versionsOf(t, id, headers)).find((v) => v.draft);
+  expect(draft, 'a draft to review').toBeDefined();
+  return draft!;
+}
+
+async function publish(t: TestApp, id: string, versionId: string, headers: Record<string, string>) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/domains/clone/${id}/versions/${versionId}/publish`,
+    headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** Customizations are drafts first (issue 19): the owner publishes the newest one. */
+async function publishDraft(t: TestApp, id: string, headers: Record<string, string>) {
+  const draft = await newestDraft(t, id, headers);
+  await publish(t, id, draft.id, headers);
+  return draft;
+}
+
+function undo(
+  t: TestApp,
+  id: string,
+  versionId: string,
+  headers: Record<string, string>,
+  index: number,
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/domains/clone/${id}/versions/${versionId}/undo`,
+    headers,
+    payload: { index },
+  });
+}
+
 async function manifestOf(t: TestApp, versionId: string): Promise<Manifest> {
   const row = await t.app.database.db
     .selectFrom('site_versions')
@@ -75,32 +114,132 @@ async function manifestOf(t: TestApp, versionId: string): Promise<Manifest> {
 }
 
 describe('AI customization of mirrored sites', () => {
-  it('applies aiInstructions given at clone time, so the served page shows the change', async () => {
+  it('turns aiInstructions given at clone time into a draft on its own preview address', async () => {
     const { site, t } = await setup();
     const pro = await signUp(t, 'pro');
     const { id, previewUrl, readings } = await mirrorSite(t, site.url, pro.headers, {
       aiInstructions: "Replace 'Version' with 'Edition'. Set the title to 'Globex'.",
     });
     const last = readings[readings.length - 1]!;
-    expect(last).toMatchObject({ status: 'completed', progress: 1 });
+    expect(last).toMatchObject({
+      status: 'completed',
+      progress: 1,
+      currentStatus: 'draft ready for review',
+    });
     const progress = readings.map((r) => r.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
 
+    // The plain mirror is live; the instructions wait on the draft's preview host.
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
+    const versions = await versionsOf(t, id, pro.headers);
+    expect(versions.map((v) => [v.number, v.kind, v.isLive, v.draft])).toEqual([
+      [2, 'customize', false, true],
+      [1, 'mirror', true, false],
+    ]);
+    expect(versions[0]!.instructions).toContain("Replace 'Version' with 'Edition'");
+    expect(versions[0]!.changes.join('\n')).toMatch(/Replaced 'Version' with 'Edition'/);
+    expect(versions[0]!.edits.map((e) => e.index)).toEqual([0, 1]);
+    expect(versions[1]).toMatchObject({ changes: [], edits: [], unparsed: [], instructions: null });
+    const draftPage = await fromSite(t, versions[0]!.previewUrl!);
+    expect(draftPage.body).toContain('Edition 1 /');
+    expect(draftPage.body).toContain('<title>Globex</title>');
+
+    await publish(t, id, versions[0]!.id, pro.headers);
     const page = await fromSite(t, previewUrl);
     expect(page.body).toContain('Edition 1 /');
     expect(page.body).toContain('<title>Globex</title>');
     expect((await fromSite(t, previewUrl, '/page-2.html')).body).toContain(
       'Edition 1 /page-2.html',
     );
+  });
 
-    const versions = await versionsOf(t, id, pro.headers);
-    expect(versions.map((v) => [v.number, v.kind, v.isLive, v.draft])).toEqual([
-      [2, 'customize', true, false],
-      [1, 'mirror', false, false],
+  it('keeps a customization off the live site until it is published, and discards it', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const { id, previewUrl } = await mirrorSite(t, site.url, owner.headers);
+    const before = (await fromSite(t, previewUrl)).body;
+    expect(before).toContain('Version 1 /');
+
+    const res = await customize(t, id, owner.headers, {
+      instructions: "Replace 'Version' with 'Edition'",
+    });
+    expect(res.statusCode).toBe(202);
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)).toMatchObject({
+      status: 'completed',
+      currentStatus: 'draft ready for review',
+    });
+    // Served by Host: the live site is byte for byte what it was.
+    expect((await fromSite(t, previewUrl)).body).toBe(before);
+    const [draft, live] = await versionsOf(t, id, owner.headers);
+    expect(draft).toMatchObject({ kind: 'customize', draft: true, isLive: false });
+    expect(live).toMatchObject({ kind: 'mirror', isLive: true, previewUrl: null });
+    expect(draft!.previewUrl).toMatch(/^http:\/\/v-[0-9a-f]{32}\.localhost:\d+\/$/);
+    expect((await fromSite(t, draft!.previewUrl!)).body).toContain('Edition 1 /');
+
+    const discard = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/domains/clone/${id}/versions/${draft!.id}`,
+      headers: owner.headers,
+    });
+    expect(discard.statusCode).toBe(200);
+    expect((await fromSite(t, draft!.previewUrl!)).statusCode).toBe(404);
+    expect((await fromSite(t, previewUrl)).body).toBe(before);
+    expect((await versionsOf(t, id, owner.headers)).map((v) => v.id)).toEqual([live!.id]);
+  });
+
+  it('undoes one edit of a draft: a new draft from the same base with only the others', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const other = await signUp(t);
+    const { id, previewUrl } = await mirrorSite(t, site.url, owner.headers);
+    await customize(t, id, owner.headers, {
+      ops: [
+        { op: 'replaceText', find: 'Version', replace: 'Edition' },
+        { op: 'hideElement', selector: 'img[alt=logo]' },
+      ],
+    });
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    const [first, mirror] = await versionsOf(t, id, owner.headers);
+    expect(first!.edits.map((e) => e.index)).toEqual([0, 1]);
+    // Plain words for the owner: no CSS selector.
+    for (const edit of first!.edits) expect(edit.description).not.toMatch(/\[|alt=|img\b/);
+    const firstPage = (await fromSite(t, first!.previewUrl!)).body;
+    expect(firstPage).toContain('Edition 1 /');
+    expect(firstPage).toMatch(/<img[^>]*display:none/);
+
+    expect((await undo(t, id, first!.id, other.headers, 1)).statusCode).toBe(404);
+    expect((await undo(t, id, first!.id, owner.headers, 2)).statusCode).toBe(400);
+    const notDraft = await undo(t, id, mirror!.id, owner.headers, 0);
+    expect(notDraft.statusCode).toBe(409);
+    expect(notDraft.json().message).toBe('Only an edit of a draft can be undone.');
+
+    const res = await undo(t, id, first!.id, owner.headers, 1);
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toMatchObject({ id, status: 'pending' });
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)).toMatchObject({
+      status: 'completed',
+      currentStatus: 'draft ready for review',
+    });
+    const versions = await versionsOf(t, id, owner.headers);
+    // The old draft is gone; the new one is made from the same base.
+    expect(versions.map((v) => [v.kind, v.draft, v.isLive])).toEqual([
+      ['customize', true, false],
+      ['mirror', false, true],
     ]);
-    expect(versions[0]!.instructions).toContain("Replace 'Version' with 'Edition'");
-    expect(versions[0]!.changes.join('\n')).toMatch(/Replaced 'Version' with 'Edition'/);
-    expect(versions[1]).toMatchObject({ changes: [], unparsed: [], instructions: null });
+    const second = versions[0]!;
+    expect(second.edits).toHaveLength(1);
+    expect(second.instructions).toBeNull();
+    const secondPage = (await fromSite(t, second.previewUrl!)).body;
+    expect(secondPage).toContain('Edition 1 /');
+    expect(secondPage).not.toMatch(/display:none/);
+    expect((await fromSite(t, first!.previewUrl!)).statusCode).toBe(404);
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
+
+    // Undoing the last edit leaves nothing to review: the draft is discarded.
+    const last = await undo(t, id, second.id, owner.headers, 0);
+    expect(last.statusCode).toBe(202);
+    expect(last.json()).toMatchObject({ id, status: 'completed' });
+    expect((await versionsOf(t, id, owner.headers)).map((v) => v.id)).toEqual([mirror!.id]);
   });
 
   it('customizes the live version into a new one that shares unchanged files, and rolls back', async () => {
@@ -108,7 +247,7 @@ describe('AI customization of mirrored sites', () => {
     const free = await signUp(t);
     const { id, previewUrl } = await mirrorSite(t, site.url, free.headers);
     const res = await customize(t, id, free.headers, {
-      instructions: "Replace 'Version' with 'Release'. Make it pop.",
+      instructions: "Replace 'Version' with 'Release'.",
       ops: [{ op: 'changeColor', from: 'rgb(40, 20, 20)', to: '#00aa77' }],
     });
     expect(res.statusCode).toBe(202);
@@ -116,13 +255,15 @@ describe('AI customization of mirrored sites', () => {
     const readings = await pollToEnd(t, id, free.headers);
     expect(readings[readings.length - 1]).toMatchObject({
       status: 'completed',
-      currentStatus: 'customization applied',
+      currentStatus: 'draft ready for review',
     });
+    expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
+    await publishDraft(t, id, free.headers);
     expect((await fromSite(t, previewUrl)).body).toContain('Release 1 /');
     expect((await fromSite(t, previewUrl, '/style.css')).body).toContain('#00aa77');
 
     const [custom, original] = await versionsOf(t, id, free.headers);
-    expect(custom).toMatchObject({ kind: 'customize', isLive: true, unparsed: ['Make it pop.'] });
+    expect(custom).toMatchObject({ kind: 'customize', isLive: true, unparsed: [] });
     expect(custom!.changes).toHaveLength(2);
     const before = await manifestOf(t, original!.id);
     const after = await manifestOf(t, custom!.id);
@@ -151,8 +292,10 @@ describe('AI customization of mirrored sites', () => {
     const { id, previewUrl } = await mirrorSite(t, site.url, owner.headers);
     await customize(t, id, owner.headers, { instructions: "replace 'Version' with 'Edition'" });
     expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    await publishDraft(t, id, owner.headers);
     await customize(t, id, owner.headers, { instructions: 'set the title to "Edited"' });
     expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    await publishDraft(t, id, owner.headers);
 
     const remirror = await t.app.inject({
       method: 'POST',
@@ -161,18 +304,23 @@ describe('AI customization of mirrored sites', () => {
     });
     expect(remirror.statusCode).toBe(202);
     const readings = await pollToEnd(t, id, owner.headers);
-    expect(readings.at(-1)!.status).toBe('completed');
+    // Reviewed edits are re-applied live, with no new draft to review.
+    expect(readings.at(-1)).toMatchObject({
+      status: 'completed',
+      currentStatus: 'customization applied',
+    });
     const page = (await fromSite(t, previewUrl)).body;
     expect(page).toContain('Edition 1 /');
     expect(page).toContain('<title>Edited</title>');
     const versions = await versionsOf(t, id, owner.headers);
-    expect(versions.map((v) => [v.kind, v.isLive])).toEqual([
-      ['customize', true],
-      ['mirror', false],
-      ['customize', false],
-      ['customize', false],
-      ['mirror', false],
+    expect(versions.map((v) => [v.kind, v.isLive, v.draft])).toEqual([
+      ['customize', true, false],
+      ['mirror', false, false],
+      ['customize', false, false],
+      ['customize', false, false],
+      ['mirror', false, false],
     ]);
+    expect(versions[0]!.edits).toHaveLength(2);
     expect(versions[0]!.instructions).toBeNull();
     expect(versions[0]!.changes.join('\n')).toMatch(/Edition/);
 
@@ -195,16 +343,18 @@ describe('AI customization of mirrored sites', () => {
     });
   });
 
-  it('fails a run whose instructions mean nothing, leaving the live version as it was', async () => {
+  it('refuses instructions that mean nothing before anything runs: no version, live unchanged', async () => {
     const { site, t } = await setup();
     const owner = await signUp(t);
     const { id, previewUrl } = await mirrorSite(t, site.url, owner.headers);
-    expect(
-      (await customize(t, id, owner.headers, { instructions: 'make it pop' })).statusCode,
-    ).toBe(202);
-    const last = (await pollToEnd(t, id, owner.headers)).at(-1)!;
-    expect(last.status).toBe('failed');
-    expect(last.error).toBe('None of the instructions could be understood: make it pop');
+    const before = await versionsOf(t, id, owner.headers);
+    const res = await customize(t, id, owner.headers, { instructions: 'make it pop' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(
+      /^Nothing was changed: I could not understand "make it pop"/,
+    );
+    // Before, this became a failed version of its own.
+    expect(await versionsOf(t, id, owner.headers)).toEqual(before);
     expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
   });
 
@@ -235,6 +385,7 @@ describe('AI customization of mirrored sites', () => {
       ],
     });
     expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    await publishDraft(t, id, owner.headers);
     const page = (await fromSite(t, previewUrl)).body;
     expect(page).toContain(`href="/_x/${fontHost}/css2?family=Inter"`);
     expect(page).not.toContain(`http://${fontHost}`);
@@ -246,6 +397,7 @@ describe('AI customization of mirrored sites', () => {
       ops: [{ op: 'changeFont', family: 'Lato', stylesheetUrl: `http://${fontHost}/missing.css` }],
     });
     expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    await publishDraft(t, id, owner.headers);
     const second = (await fromSite(t, previewUrl)).body;
     expect(second).not.toContain('missing.css');
     expect(second).toContain('"Lato"');
@@ -276,6 +428,8 @@ describe('AI customization of mirrored sites', () => {
       headers: other.headers,
     });
     expect(discard.statusCode).toBe(404);
+    expect((await undo(t, id, versions[0]!.id, other.headers, 0)).statusCode).toBe(404);
+    expect((await undo(t, id, versions[0]!.id, {}, 0)).statusCode).toBe(401);
 
     const demo = (
       await t.app.inject({
@@ -300,14 +454,16 @@ describe('AI customization of mirrored sites', () => {
 });
 
 describe('AI rewrite (idea mode)', () => {
-  it('asks free users to pay, then rewrites with the built-in engine and says what it could not do', async () => {
+  it('asks free users to pay; without a model refuses every rewrite with 409 and writes nothing', async () => {
     const { site, t } = await setup();
     const free = await signUp(t);
+    const pro = await signUp(t, 'pro');
     expect((await t.app.inject({ url: '/api/domains/ai-rewrite-pricing' })).json()).toEqual({
       amount: 200,
       currency: 'usd',
+      available: false,
     });
-    const { id, previewUrl } = await mirrorSite(t, site.url, free.headers);
+    const { id } = await mirrorSite(t, site.url, free.headers);
     const payload = {
       sourceUrl: site.url,
       originalIdea: 'A cosy neighbourhood bakery. Fresh bread every morning.',
@@ -316,55 +472,67 @@ describe('AI rewrite (idea mode)', () => {
       cloneId: id,
       customizations: {},
     };
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: '/api/domains/clone-with-ai',
-      headers: free.headers,
-      payload,
-    });
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json()).toEqual({ message: PAYMENT_REQUIRED });
-    const fresh = await t.app.inject({
-      method: 'POST',
-      url: '/api/domains/clone-with-ai',
-      headers: free.headers,
-      payload: { ...payload, cloneId: undefined },
-    });
-    expect(fresh.statusCode).toBe(402);
-
-    // The payments issue records the one-off payment on the site.
+    const before = await versionsOf(t, id, free.headers);
+    // Even a paid rewrite is refused: the built-in engine never pastes the idea into the page.
     await t.app.database.db
       .updateTable('sites')
-      .set({ ai_rewrite_paid_at: new Date().toISOString() })
+      .set({ ai_rewrite_paid_at: '2030-01-01T00:00:00.000Z' })
       .where('id', '=', id)
       .execute();
-    const paid = await t.app.inject({
-      method: 'POST',
-      url: '/api/domains/clone-with-ai',
-      headers: free.headers,
-      payload,
+    for (const [headers, body] of [
+      [free.headers, payload],
+      [free.headers, { ...payload, cloneId: undefined }],
+      [pro.headers, { ...payload, cloneId: undefined }],
+    ] as const) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/domains/clone-with-ai',
+        headers,
+        payload: body,
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        message:
+          'AI rewrites are not available on this server yet: no payment was taken. You can still customize your copy with instructions.',
+      });
+    }
+    expect(await versionsOf(t, id, free.headers)).toEqual(before);
+    const row = await t.app.database.db
+      .selectFrom('sites')
+      .select('ai_rewrite_paid_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.ai_rewrite_paid_at).toBe('2030-01-01T00:00:00.000Z');
+    expect(
+      (
+        await t.app.inject({
+          url: '/api/domains',
+          headers: pro.headers,
+        })
+      ).json().sites,
+    ).toEqual([]);
+  });
+
+  it('asks free users to pay before a rewrite when a model is connected', async () => {
+    const { site, t } = await setup({ model: [{ content: '{"ops":[],"unparsed":[]}' }] });
+    const free = await signUp(t);
+    expect((await t.app.inject({ url: '/api/domains/ai-rewrite-pricing' })).json()).toEqual({
+      amount: 200,
+      currency: 'usd',
+      available: true,
     });
-    expect(paid.statusCode).toBe(202);
-    expect(paid.json()).toEqual({ id, previewUrl });
-    expect((await pollToEnd(t, id, free.headers)).at(-1)).toMatchObject({
-      status: 'completed',
-      currentStatus: 'rewrite draft ready for review',
-    });
-    const [draft] = await versionsOf(t, id, free.headers);
-    expect(draft).toMatchObject({ kind: 'rewrite', draft: true, isLive: false });
-    expect(draft!.unparsed).toContain('Make it warm and friendly');
-    expect(draft!.unparsed.join(' ')).toMatch(/needs an AI model \(AI_BASE_URL\)/);
-    expect(draft!.instructions).toContain('Rewrite for: A cosy neighbourhood bakery');
-    expect((await fromSite(t, previewUrl)).body).toContain('<title>Fixture v1</title>');
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/domains/clone/${id}/versions/${draft!.id}/publish`,
-      headers: free.headers,
-    });
-    const page = (await fromSite(t, previewUrl)).body;
-    expect(page).toContain('<title>A cosy neighbourhood bakery</title>');
-    expect(page).toContain('<h1>A cosy neighbourhood bakery</h1>');
-    expect(page).toContain('content="A cosy neighbourhood bakery. Fresh bread every morning."');
+    const { id } = await mirrorSite(t, site.url, free.headers);
+    const payload = { sourceUrl: site.url, originalIdea: 'A bakery', rewriteWithAI: true };
+    for (const body of [{ ...payload, cloneId: id }, payload]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/domains/clone-with-ai',
+        headers: free.headers,
+        payload: body,
+      });
+      expect(refused.statusCode).toBe(402);
+      expect(refused.json()).toEqual({ message: PAYMENT_REQUIRED });
+    }
   });
 
   it('rewrites with the model into a draft served only once published; drafts can be discarded', async () => {
@@ -499,11 +667,64 @@ describe('AI rewrite (idea mode)', () => {
     ).toBe(202);
     const last = (await pollToEnd(t, id, pro.headers)).at(-1)!;
     expect(last).toMatchObject({ status: 'failed', currentStatus: 'customization failed' });
-    expect(last.error).toMatch(/not a valid edit plan/);
+    expect(last.error).toBe(
+      'The AI service did not give a usable answer, so nothing was changed. Please try again.',
+    );
     expect(ai!.requests).toHaveLength(2);
     const [failed, live] = await versionsOf(t, id, pro.headers);
     expect(failed).toMatchObject({ status: 'failed', isLive: false, kind: 'customize' });
     expect(live!.isLive).toBe(true);
     expect((await fromSite(t, previewUrl)).body).toContain('Version 1 /');
+  });
+});
+
+describe('instructions are understood before anything is applied', () => {
+  // Selector syntax, but not a colour such as #dc143c.
+  const SELECTOR = /[>[\]]|(^|\s)\.[a-z]|(^|\s)#(?![0-9a-f]{3}(?:[0-9a-f]{3})?\b)[a-z]|:nth-/i;
+
+  it('says what it will do, names the part it cannot read with a phrasing it can, and makes no version for it', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t, 'pro');
+    const { id } = await mirrorSite(t, site.url, owner.headers);
+    const understand = (instructions: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/domains/clone/${id}/customize/understand`,
+        headers: owner.headers,
+        payload: { instructions },
+      });
+
+    // The sentence a user reported refused, with an apostrophe, a hex in brackets and a full stop.
+    const clear = await understand(
+      "Change the title 'Fixture v1' to 'Dana's Journal' and make the main colour crimson (#dc143c).",
+    );
+    expect(clear.statusCode).toBe(200);
+    const understood = clear.json() as { byModel: boolean; willDo: string[]; notUnderstood: [] };
+    expect(understood.byModel).toBe(false);
+    expect(understood.notUnderstood).toEqual([]);
+    expect(understood.willDo).toHaveLength(2);
+    expect(understood.willDo[0]).toContain("Dana's Journal");
+    expect(understood.willDo[1]).toContain('#dc143c');
+    for (const line of understood.willDo) expect(line).not.toMatch(SELECTOR);
+
+    const partly = "Change 'Version 1' to 'Edition 1' and make the logo sparkle like magic";
+    const unclear = await understand(partly);
+    expect(unclear.statusCode).toBe(200);
+    const { willDo, notUnderstood } = unclear.json() as {
+      willDo: string[];
+      notUnderstood: { part: string; suggestion: string | null }[];
+    };
+    expect(willDo).toHaveLength(1);
+    expect(notUnderstood).toHaveLength(1);
+    expect(notUnderstood[0]!.part).toContain('sparkle');
+
+    // Applying it is refused as a whole: nothing runs, no version is made.
+    const before = await versionsOf(t, id, owner.headers);
+    const refused = await customize(t, id, owner.headers, { instructions: partly });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(
+      /^Nothing was changed: I could not understand ".*sparkle/,
+    );
+    expect(await versionsOf(t, id, owner.headers)).toEqual(before);
   });
 });

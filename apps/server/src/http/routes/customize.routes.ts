@@ -6,6 +6,9 @@ import {
   CustomizeBody,
   MessageResponse,
   SiteIdParams,
+  UndoEditBody,
+  UnderstandBody,
+  Understanding,
   VersionParams,
 } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,7 +26,7 @@ export const customizeRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Apply instructions and edits to the live version (a new version)',
+        summary: 'Apply instructions and edits to the live version (a new draft to review)',
         security: bearer,
         params: SiteIdParams,
         body: CustomizeBody,
@@ -42,6 +45,30 @@ export const customizeRoutes: FastifyPluginAsyncZod = async (app) => {
           ),
         );
     },
+  );
+
+  app.post(
+    '/clone/:id/customize/understand',
+    {
+      schema: {
+        tags,
+        summary: 'What instructions would change, in plain words, before anything is applied',
+        security: bearer,
+        params: SiteIdParams,
+        body: UnderstandBody,
+        response: { 200: Understanding },
+      },
+      // Signed-in owners only, checked before the body so visitors get the 401, not a 400.
+      onRequest: async (request) => {
+        await requireAuth(request);
+      },
+    },
+    async (request) =>
+      customize.understand(
+        (await requireAuth(request)).user,
+        request.params.id,
+        request.body.instructions,
+      ),
   );
 
   app.post(
@@ -77,6 +104,35 @@ export const customizeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => customize.pricing(),
+  );
+
+  app.post(
+    '/clone/:id/versions/:versionId/undo',
+    {
+      schema: {
+        tags,
+        summary: 'Undo one edit of a draft (a new draft without it replaces the old one)',
+        security: bearer,
+        params: VersionParams,
+        body: UndoEditBody,
+        response: { 202: CloneStatusResponse },
+      },
+      // Signed-in owners only, checked before the body so visitors get the 401, not a 400.
+      onRequest: async (request) => {
+        await requireAuth(request);
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(
+          await customize.undoEdit(
+            (await requireAuth(request)).user,
+            request.params.id,
+            request.params.versionId,
+            request.body.index,
+          ),
+        ),
   );
 
   app.delete(

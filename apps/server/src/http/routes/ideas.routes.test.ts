@@ -71,10 +71,22 @@ describe('POST /api/domains/search-by-idea', () => {
       category: 'restaurant',
       source: 'catalogue',
       screenshot: null,
+      screenshotUrl: null,
+      frameable: false,
     });
     for (const r of results) {
       expect(Object.keys(r).sort()).toEqual(
-        ['category', 'description', 'previewUrl', 'screenshot', 'source', 'title', 'url'].sort(),
+        [
+          'category',
+          'description',
+          'frameable',
+          'previewUrl',
+          'screenshot',
+          'screenshotUrl',
+          'source',
+          'title',
+          'url',
+        ].sort(),
       );
       expect(r.previewUrl).toBe(r.url);
       expect(r.url).toMatch(/^https:\/\//);
@@ -121,6 +133,8 @@ describe('POST /api/domains/search-by-idea', () => {
       title: 'Pizzeria Da Michele',
       url: 'https://damichele.example/',
       screenshot: null,
+      screenshotUrl: null,
+      frameable: false,
       previewUrl: 'https://damichele.example/',
       description: '',
       category: null,

@@ -10,6 +10,7 @@ export const ideasRoutes: FastifyPluginAsyncZod = async (app) => {
     config: app.config,
     limiter: createDbRateLimiter(app.database.db, app.config.rateLimitFactor),
     log: app.log,
+    screenshots: app.screenshotsService,
   });
 
   app.post(

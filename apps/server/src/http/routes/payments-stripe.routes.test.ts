@@ -9,6 +9,7 @@ import {
   type StripeEvent,
   type StripeServer,
 } from '../../test/stripe-server.js';
+import { startOpenAiServer } from '../../test/openai-server.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -30,11 +31,12 @@ interface Setup {
   browser: Stripe;
 }
 
-async function setup(): Promise<Setup> {
+async function setup(env: Record<string, string> = {}): Promise<Setup> {
   const stripe = await startStripeServer({ secretKey: 'sk_test_x' });
   cleanups.push(() => stripe.close());
   const t = await createTestApp({
     ...SERVICE_ENV,
+    ...env,
     STRIPE_SECRET_KEY: 'sk_test_x',
     STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -257,7 +259,12 @@ describe('payments with Stripe', () => {
   });
 
   it('opens the AI rewrite of a clone when Stripe reports its payment succeeded', async () => {
-    const s = await setup();
+    // Rewrites are sold only when a model is connected (a local stand-in here).
+    const ai = await startOpenAiServer([
+      { content: JSON.stringify({ ops: [{ op: 'setTitle', title: 'Bakery' }], unparsed: [] }) },
+    ]);
+    cleanups.push(() => ai.close());
+    const s = await setup({ AI_BASE_URL: ai.baseURL, AI_MODEL: 'test-model' });
     const site = await startFixtureSite();
     cleanups.push(() => site.close());
     const user = await signUp(s.t);

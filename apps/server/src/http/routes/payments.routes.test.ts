@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
-import { PAYMENT_MESSAGES, SITE_MESSAGES, TEST_CARDS } from '@mirror/contract';
+import { CUSTOMIZE_MESSAGES, PAYMENT_MESSAGES, SITE_MESSAGES, TEST_CARDS } from '@mirror/contract';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../../test/fixture-site.js';
+import { startOpenAiServer } from '../../test/openai-server.js';
 import { pollToEnd, SERVICE_ENV, signUp, type SignedUp } from '../../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -12,6 +13,8 @@ afterEach(async () => {
 });
 
 const DAY = 86_400_000;
+/** A model is connected (never called where this is used), so rewrites are for sale. */
+const MODEL_ENV = { AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'test-model' };
 const NEXT_YEAR = new Date().getUTCFullYear() + 1;
 const MASTERCARD = '5555555555554444';
 const AMEX = '378282246310005';
@@ -516,10 +519,44 @@ describe('usage', () => {
 });
 
 describe('the one-off AI rewrite payment', () => {
+  it('is not sold when no AI model is connected: 409, no charge, nothing recorded', async () => {
+    const t = await setup();
+    const user = await signUp(t);
+    const made = (await clone(t, user)).json() as { id: string };
+    const card = await addCard(t, user);
+    expect((await t.app.inject({ url: '/api/domains/ai-rewrite-pricing' })).json()).toEqual({
+      amount: 200,
+      currency: 'usd',
+      available: false,
+    });
+    const refused = await call(t, user, 'POST', '/ai-rewrite', {
+      cloneId: made.id,
+      paymentMethodId: card.id,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ message: CUSTOMIZE_MESSAGES.rewriteUnavailable });
+    expect(refused.json().message).not.toMatch(/AI_|BASE_URL|model \(/);
+    const intents = await t.app.database.db
+      .selectFrom('testmode_payment_intents')
+      .selectAll()
+      .execute();
+    expect(intents).toEqual([]);
+    const row = await t.app.database.db
+      .selectFrom('sites')
+      .select('ai_rewrite_paid_at')
+      .where('id', '=', made.id)
+      .executeTakeFirstOrThrow();
+    expect(row.ai_rewrite_paid_at).toBeNull();
+  });
+
   it('lets a free user pay $2 for a rewrite, after which the rewrite runs', async () => {
     const site = await startFixtureSite();
     cleanups.push(() => site.close());
-    const t = await setup({}, { runJobs: true });
+    const ai = await startOpenAiServer([
+      { content: JSON.stringify({ ops: [{ op: 'setTitle', title: 'Bakery' }], unparsed: [] }) },
+    ]);
+    cleanups.push(() => ai.close());
+    const t = await setup({ AI_BASE_URL: ai.baseURL, AI_MODEL: 'test-model' }, { runJobs: true });
     const user = await signUp(t);
     const made = (await clone(t, user, site.url)).json() as { id: string; previewUrl: string };
     await pollToEnd(t, made.id, user.headers);
@@ -573,7 +610,7 @@ describe('the one-off AI rewrite payment', () => {
   });
 
   it('opens the rewrite after a 3-D Secure confirmation, never for others or paid plans', async () => {
-    const t = await setup();
+    const t = await setup(MODEL_ENV);
     const user = await signUp(t);
     const made = (await clone(t, user)).json() as { id: string };
     const card = await addCard(t, user, TEST_CARDS.requiresAuthentication);

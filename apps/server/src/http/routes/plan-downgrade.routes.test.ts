@@ -18,6 +18,7 @@ import {
   signUp,
   type SignedUp,
 } from '../../test/api-helpers.js';
+import { startOpenAiServer } from '../../test/openai-server.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -61,10 +62,19 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup() {
-  const t = await createTestApp({ ...SERVICE_ENV, SITES_DOMAIN, SMTP_URL: smtpUrl });
+async function setup(env: Record<string, string> = {}) {
+  const t = await createTestApp({ ...SERVICE_ENV, SITES_DOMAIN, SMTP_URL: smtpUrl, ...env });
   cleanups.push(() => t.close());
   return t;
+}
+
+/** A server with an AI model (a local stand-in): rewrites are sold and run only then. */
+async function setupWithModel() {
+  const ai = await startOpenAiServer([
+    { content: JSON.stringify({ ops: [{ op: 'setTitle', title: 'Bakery' }], unparsed: [] }) },
+  ]);
+  cleanups.push(() => ai.close());
+  return setup({ AI_BASE_URL: ai.baseURL, AI_MODEL: 'test-model' });
 }
 
 /** Undoes quoted-printable soft line breaks. */
@@ -449,7 +459,7 @@ describe('custom domains beyond the plan', () => {
 
 describe('the one-off AI rewrite payment', () => {
   it('opens one rewrite: a second one needs a second payment', async () => {
-    const t = await setup();
+    const t = await setupWithModel();
     const user = await signUp(t);
     const site = await mirrorSite(t, fixture.url, user.headers);
     const card = await addCard(t, user);
@@ -478,7 +488,7 @@ describe('the one-off AI rewrite payment', () => {
   });
 
   it('gives the payment back when the rewrite run fails', async () => {
-    const t = await setup();
+    const t = await setupWithModel();
     const user = await signUp(t);
     const site = await mirrorSite(t, fixture.url, user.headers);
     const card = await addCard(t, user);

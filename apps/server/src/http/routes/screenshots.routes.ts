@@ -1,5 +1,11 @@
 import { Readable } from 'node:stream';
-import { ScreenshotBody, ScreenshotFileParams, ScreenshotResponse } from '@mirror/contract';
+import {
+  ScreenshotBody,
+  ScreenshotFileParams,
+  ScreenshotResponse,
+  ScreenshotStatusQuery,
+  ScreenshotStatusResponse,
+} from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../authenticate.js';
 
@@ -31,6 +37,29 @@ export const screenshotsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = await requireAuth(request);
       const shot = await app.screenshotsService.screenshot(user, request.body.url);
       return { success: true as const, screenshot: shot.path };
+    },
+  );
+
+  app.get(
+    '/domains/screenshot',
+    {
+      schema: {
+        tags: ['ideas'],
+        summary:
+          "Where a website's screenshot stands (the reference grid polls it; never captures)",
+        security: [{ bearer: [] }],
+        querystring: ScreenshotStatusQuery,
+        response: { 200: ScreenshotStatusResponse },
+      },
+      onRequest: async (request) => {
+        await requireAuth(request);
+      },
+    },
+    async (request, reply) => {
+      await requireAuth(request);
+      // Polled every few seconds while a card waits: answers must not be cached.
+      reply.header('cache-control', 'no-store');
+      return app.screenshotsService.status(request.query.url);
     },
   );
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.js';
-import { createAiProviders, planEdits } from './ai-provider.js';
+import { ModelPlannerError } from '../../platform/ai/model-planner.js';
+import { createAiProviders, planEdits, rewritesAvailable } from './ai-provider.js';
 
 const MODEL_ENV = { AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'advanced' };
 
@@ -33,36 +34,35 @@ describe('AI provider by plan', () => {
     expect(config.ai).toMatchObject({ timeoutMs: 60_000, rewritePriceCents: 200 });
   });
 
-  it('rewrites honestly without a model: title, description, main heading, and a note', async () => {
-    const result = await planEdits(
-      { kind: 'builtin' },
-      {
-        instructions: "replace 'Acme' with 'Globex'",
-        entryOutline: {
-          path: '/',
-          sections: [],
-          headings: [{ level: 1, text: 'Rockets', selector: 'h1' }],
-          texts: [],
-          links: [],
-          images: [],
-          palette: [],
-          roles: {},
-          fonts: [],
-        },
-        outlines: [],
-        rewriteFor: 'an online shop for handmade soap. Natural and local.',
-      },
-      'needs a model',
+  it('never rewrites without a model; a Reflection rewrite goes to the standard model', async () => {
+    expect(rewritesAvailable(loadConfig({ NODE_ENV: 'test' }))).toBe(false);
+    expect(
+      rewritesAvailable(loadConfig({ NODE_ENV: 'test', AI_BASE_URL: MODEL_ENV.AI_BASE_URL })),
+    ).toBe(false);
+    expect(rewritesAvailable(loadConfig({ NODE_ENV: 'test', ...MODEL_ENV }))).toBe(true);
+
+    const input = {
+      instructions: "replace 'Acme' with 'Globex'",
+      entryOutline: undefined,
+      outlines: [],
+      rewriteFor: 'an online shop for handmade soap. Natural and local.',
+    };
+    // The built-in engine no longer pastes the idea into the title, description and heading.
+    const err = await planEdits({ kind: 'builtin' }, input, 'not available').then(
+      () => null,
+      (e: unknown) => e,
     );
-    expect(result.plan.ops).toEqual([
-      { op: 'setTitle', title: 'An online shop for handmade soap' },
-      {
-        op: 'setDescription',
-        description: 'an online shop for handmade soap. Natural and local.',
-      },
-      { op: 'setText', selector: 'h1', text: 'An online shop for handmade soap', pages: ['/'] },
+    expect(err).toBeInstanceOf(ModelPlannerError);
+    expect((err as Error).message).toBe('not available');
+    // Instructions alone still go to the built-in engine.
+    const { rewriteFor: _, ...edit } = input;
+    expect((await planEdits({ kind: 'builtin' }, edit, 'not available')).plan.ops).toEqual([
       { op: 'replaceText', find: 'Acme', replace: 'Globex' },
     ]);
-    expect(result.unparsed).toEqual(['needs a model']);
+
+    const free = createAiProviders(loadConfig({ NODE_ENV: 'test', ...MODEL_ENV })).providerFor(
+      'free',
+    );
+    expect(free.kind === 'builtin' && free.rewriter?.model).toBe('advanced');
   });
 });

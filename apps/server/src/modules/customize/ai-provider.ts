@@ -1,14 +1,27 @@
 import { getPlan, type EditPlan, type PlanId } from '@mirror/contract';
 import { parseInstructions, type PageOutline } from '@mirror/engine';
 import type { Config } from '../../config/env.js';
-import { createModelPlanner, type ModelPlanner } from '../../platform/ai/model-planner.js';
+import {
+  createModelPlanner,
+  ModelPlannerError,
+  type ModelPlanner,
+} from '../../platform/ai/model-planner.js';
 
 /**
  * Who turns instructions into an edit plan, by plan tier (SPEC §6): Reflection gets the built-in
  * engine ("basic"), Pro the configured model ("advanced"), Agency the premium model when set
- * ("premium"). Without AI_BASE_URL and AI_MODEL everyone gets the built-in engine.
+ * ("premium"). Without a model (AI_BASE_URL and AI_MODEL) everyone's instructions go to the
+ * built-in engine. A rewrite for an idea always needs a model: the built-in engine cannot write
+ * copy, so a Reflection site's paid rewrite goes to the standard model (`rewriter`), and without
+ * any model rewrites are not offered at all (`rewritesAvailable`).
  */
-export type AiProvider = { kind: 'builtin' } | { kind: 'model'; planner: ModelPlanner };
+export type AiProvider =
+  { kind: 'builtin'; rewriter?: ModelPlanner } | { kind: 'model'; planner: ModelPlanner };
+
+/** Whether this server can rewrite a site for an idea: a model is configured. */
+export function rewritesAvailable(config: Pick<Config, 'ai'>): boolean {
+  return Boolean(config.ai.baseUrl && config.ai.model);
+}
 
 export interface PlanningInput {
   instructions: string;
@@ -47,7 +60,8 @@ export function createAiProviders(config: Config) {
     /** The one place that maps a user's plan to a provider. */
     providerFor(plan: PlanId): AiProvider {
       const tier = getPlan(plan).aiTier;
-      if (tier === 'basic' || !baseUrl || !model) return { kind: 'builtin' };
+      if (!baseUrl || !model) return { kind: 'builtin' };
+      if (tier === 'basic') return { kind: 'builtin', rewriter: plannerFor(model) };
       return {
         kind: 'model',
         planner: plannerFor(tier === 'premium' ? (premiumModel ?? model) : model),
@@ -58,46 +72,12 @@ export function createAiProviders(config: Config) {
 
 export type AiProviders = ReturnType<typeof createAiProviders>;
 
-/** A title from an idea: its first sentence, capitalized, cut at a word before 70 characters. */
-function titleOf(idea: string): string {
-  const first = idea
-    .split(/(?<=[.!?])\s|\n/)[0]!
-    .replace(/[.!?]+$/, '')
-    .trim();
-  const cut = first.length > 70 ? first.slice(0, 70).replace(/\s+\S*$/, '') : first;
-  return cut.charAt(0).toUpperCase() + cut.slice(1);
-}
-
 /**
- * The built-in engine cannot write copy. For a rewrite it does what it honestly can: the idea
- * becomes the title, description and main heading, explicit instructions are applied, and the
- * answer says that a full rewrite needs a model.
+ * Plans the edits of one run. Instructions alone go to the plan's provider; a rewrite for an idea
+ * (with the owner's instructions, which the model is told to follow) always goes to a model. A
+ * rewrite that finds no model (it was removed after the run was queued) fails with `rewriteNote`
+ * and changes nothing: the built-in engine never pretends to rewrite.
  */
-function planBuiltin(input: PlanningInput, rewriteNote: string): PlanningResult {
-  const parsed = input.instructions
-    ? parseInstructions(input.instructions, input.entryOutline)
-    : { plan: { ops: [] }, unparsed: [], notes: [] };
-  if (!input.rewriteFor) return parsed;
-  const idea = input.rewriteFor;
-  const title = titleOf(idea);
-  const h1 = input.entryOutline?.headings.find((h) => h.level === 1);
-  const page = input.entryOutline?.path ?? '/';
-  return {
-    plan: {
-      ops: [
-        { op: 'setTitle', title },
-        { op: 'setDescription', description: idea.slice(0, 300) },
-        ...(h1
-          ? [{ op: 'setText' as const, selector: h1.selector, text: title, pages: [page] }]
-          : []),
-        ...parsed.plan.ops,
-      ],
-    },
-    unparsed: [...parsed.unparsed, rewriteNote],
-    notes: parsed.notes,
-  };
-}
-
 export async function planEdits(
   provider: AiProvider,
   input: PlanningInput,
@@ -107,9 +87,14 @@ export async function planEdits(
   if (!input.instructions.trim() && !input.rewriteFor) {
     return { plan: { ops: [] }, unparsed: [], notes: [] };
   }
-  if (provider.kind === 'builtin') return planBuiltin(input, rewriteNote);
+  const planner =
+    provider.kind === 'model' ? provider.planner : input.rewriteFor ? provider.rewriter : undefined;
+  if (!planner) {
+    if (input.rewriteFor) throw new ModelPlannerError('unavailable', rewriteNote);
+    return parseInstructions(input.instructions, input.entryOutline);
+  }
   const outline = input.outlines.length === 1 ? input.outlines[0] : { pages: input.outlines };
-  const { plan, unparsed } = await provider.planner.plan({
+  const { plan, unparsed } = await planner.plan({
     instructions: input.instructions,
     outline,
     ...(input.rewriteFor ? { rewriteFor: input.rewriteFor } : {}),

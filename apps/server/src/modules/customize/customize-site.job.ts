@@ -7,11 +7,11 @@ import {
 } from '@mirror/contract';
 import {
   applyPlan,
+  describePlan,
   failedCount,
-  outlinePage,
   type BlobStore,
+  type Manifest,
   type PageOutline,
-  type SiteDocument,
 } from '@mirror/engine';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
@@ -22,16 +22,13 @@ import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
 import { loadManifest, saveManifest } from '../sites/manifests.js';
 import { completeVersion } from '../sites/sites.repository.js';
 import { planEdits, type AiProviders } from './ai-provider.js';
-import { findOwnerPlan, findSiteRow, findVersionRow } from './customize.repository.js';
+import { deleteDraft, findOwnerPlan, findSiteRow, findVersionRow } from './customize.repository.js';
 import { localizeFontStylesheets } from './font-assets.js';
-import { buildManifest, readDocuments } from './version-files.js';
+import { buildManifest, outlinesOf, readDocuments } from './version-files.js';
 import type { StorageService } from '../storage/storage.service.js';
 
 /** Tries of one run, like a mirror run. */
 const MAX_ATTEMPTS = 3;
-/** Pages a model sees an outline of: the entry page and a few more. */
-const OUTLINE_PAGES = 4;
-const OUTLINE_BYTES = 6_000;
 
 const CustomizeSitePayload = z.object({ siteId: z.string(), versionId: z.string() });
 export type CustomizeSitePayload = z.infer<typeof CustomizeSitePayload>;
@@ -45,32 +42,30 @@ export interface CustomizeSiteDeps {
   onPublished(siteId: string): void;
   /** A version completed (thumbnails are made from here). */
   onVersionReady?(siteId: string, versionId: string): Promise<void>;
+  /** A draft was replaced (an edit undone): its blobs can be collected. */
+  afterDeletion?(): void;
 }
 
 /** A failure that trying again cannot fix: the run is reported failed at once. */
 class StepFailure extends Error {}
 
-function outlinesOf(documents: SiteDocument[], entryPath: string): PageOutline[] {
-  const stylesheets = documents.filter((d) => /^text\/css/i.test(d.contentType)).map((d) => d.text);
-  const pages = documents.filter((d) => /html/i.test(d.contentType));
-  const ordered = [
-    ...pages.filter((p) => p.path === entryPath),
-    ...pages.filter((p) => p.path !== entryPath).sort((a, b) => a.path.length - b.path.length),
-  ].slice(0, OUTLINE_PAGES);
-  return ordered.map((page, i) =>
-    outlinePage(page.text, {
-      path: page.path,
-      stylesheets,
-      maxBytes: i === 0 ? OUTLINE_BYTES : OUTLINE_BYTES / 2,
-    }),
-  );
+/** Each applied edit in plain words for the owner, one line per op (never a selector). */
+function describeEdits(plan: EditPlan, outlines: PageOutline[]): string[] {
+  try {
+    const lines = describePlan(plan, outlines);
+    if (lines.length === plan.ops.length) return lines;
+  } catch {
+    // Described again from the plan alone when the versions are listed.
+  }
+  return [];
 }
 
 /**
  * One customization or rewrite: plan edits for the base version (the site's live version when the
  * run was asked for), apply them by splicing, store only what changed, and write a new manifest.
- * A customization is published in one update when it succeeds; a rewrite stays a draft for review.
- * A failure changes nothing that is served.
+ * The result is a draft for its owner to review on its own preview address (issue 19); only the
+ * edits a re-mirror re-applies (`carried`) are published in one update. A failure changes nothing
+ * that is served.
  */
 export function createCustomizeSiteJob(
   deps: CustomizeSiteDeps,
@@ -139,6 +134,17 @@ export function createCustomizeSiteJob(
         });
       };
 
+      /**
+       * The files a replaced draft added to its base (downloaded fonts): the edits kept from it
+       * refer to them by their copy paths.
+       */
+      const filesAddedBy = async (replaced: string | null, base: Manifest) => {
+        const before = replaced ? await loadManifest(db, blobs, replaced) : undefined;
+        if (!before) return [];
+        const known = new Set(base.entries.map((e) => e.path));
+        return before.entries.filter((e) => !known.has(e.path));
+      };
+
       try {
         await db
           .updateTable('site_versions')
@@ -200,7 +206,7 @@ export function createCustomizeSiteJob(
         const { manifest, missingUploads } = await buildManifest(base, blobs, {
           changed: result.changed,
           assets: result.assets,
-          extra: fonts.entries,
+          extra: [...(await filesAddedBy(version.replaces_version_id, base)), ...fonts.entries],
         });
         const manifestHash = await saveManifest(blobs, manifest);
         const refused = await deps.storage.admitVersion(
@@ -216,7 +222,9 @@ export function createCustomizeSiteJob(
           ...notes,
           ...missingUploads.map((p) => `The uploaded image for ${p} was not found and is missing.`),
         ];
-        const draft = version.kind === 'rewrite';
+        // Draft first (issue 19): only the edits a re-mirror re-applies were reviewed already.
+        const draft = version.carried !== 1;
+        const edits = describeEdits(applied, outlines);
         const finishedAt = new Date().toISOString();
         await db.transaction().execute(async (trx) => {
           await completeVersion(
@@ -236,13 +244,24 @@ export function createCustomizeSiteJob(
             },
           );
           await trx
+            .updateTable('site_versions')
+            .set({ edits: JSON.stringify(edits) })
+            .where('id', '=', versionId)
+            .execute();
+          // A draft made by undoing one edit of another replaces it.
+          if (version.replaces_version_id) {
+            await deleteDraft(trx, siteId, version.replaces_version_id);
+          }
+          await trx
             .updateTable('sites')
             .set({
               ...(draft ? {} : { live_version_id: versionId }),
               status: 'completed',
-              current_status: draft
-                ? CUSTOMIZE_STATUS_TEXTS.draftReady
-                : CUSTOMIZE_STATUS_TEXTS.customized,
+              current_status: !draft
+                ? CUSTOMIZE_STATUS_TEXTS.customized
+                : version.kind === 'rewrite'
+                  ? CUSTOMIZE_STATUS_TEXTS.draftReady
+                  : CUSTOMIZE_STATUS_TEXTS.editsReady,
               progress: 1,
               estimated_time: 0,
               error: null,
@@ -251,7 +270,8 @@ export function createCustomizeSiteJob(
             .where('id', '=', siteId)
             .execute();
         });
-        if (!draft) deps.onPublished(siteId);
+        if (!draft || version.replaces_version_id) deps.onPublished(siteId);
+        if (version.replaces_version_id) deps.afterDeletion?.();
         await deps.onVersionReady?.(siteId, versionId);
       } catch (err) {
         if (context.signal.aborted) throw err;
@@ -263,7 +283,8 @@ export function createCustomizeSiteJob(
         const message =
           err instanceof StepFailure || err instanceof ModelPlannerError
             ? err.message
-            : `${CUSTOMIZE_MESSAGES.failed}: ${err instanceof Error ? err.message : String(err)}`;
+            : // A library's own error stays in the log: the owner gets a plain sentence.
+              CUSTOMIZE_MESSAGES.failedUnexpectedly;
         context.log.warn({ err, siteId, versionId }, 'customization failed');
         await fail(message);
       }

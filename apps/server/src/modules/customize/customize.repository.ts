@@ -32,6 +32,8 @@ export interface NewStep {
   ops: EditOp[];
   /** Uses up the site's one-off rewrite payment (accounts without a paid plan). */
   useRewritePayment?: boolean;
+  /** The draft this step's draft replaces when it completes (one of its edits undone). */
+  replacesVersionId?: string;
 }
 
 /** The site has no unused rewrite payment: the step was not started and nothing changed. */
@@ -106,6 +108,7 @@ export async function insertStep(
         idea: step.idea,
         requested_ops: step.ops.length > 0 ? JSON.stringify(step.ops) : null,
         rewrite_credit: credit,
+        replaces_version_id: step.replacesVersionId ?? null,
       })
       .execute();
     return id;

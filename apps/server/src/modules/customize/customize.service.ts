@@ -5,7 +5,9 @@ import {
   type CloneStatusResponse,
   type CloneWithAiResponse,
   type Customizations,
+  type Understanding,
   EditOp,
+  EditPlan,
 } from '@mirror/contract';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
@@ -22,7 +24,11 @@ import type { SiteStatus, UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { SitesService } from '../sites/sites.service.js';
+import type { BlobStore } from '@mirror/engine';
+import { loadManifest } from '../sites/manifests.js';
 import type { CustomizeSitePayload } from './customize-site.job.js';
+import { rewritesAvailable, type AiProviders } from './ai-provider.js';
+import { understandInstructions } from './understand.js';
 import {
   deleteDraft,
   findVersionRow,
@@ -38,6 +44,8 @@ const RUNNING: SiteStatus[] = ['pending', 'processing', 'completing'];
 /** Customizations and rewrites per user and hour (model calls cost money and time). */
 export const CUSTOMIZE_RATE_LIMIT = { limit: 30, windowMs: HOUR };
 export const REWRITE_RATE_LIMIT = { limit: 10, windowMs: HOUR };
+/** "What will these instructions do?" per user (each reads the site's pages). */
+export const UNDERSTAND_RATE_LIMIT = { limit: 120, windowMs: HOUR };
 
 export const paymentRequired = () =>
   new AppError('payment_required', 402, CUSTOMIZE_MESSAGES.paymentRequired);
@@ -49,6 +57,8 @@ export interface CustomizeServiceDeps {
   sites: SitesService;
   limiter: RateLimiter;
   config: Config;
+  blobs: BlobStore;
+  providers: AiProviders;
   storage: Pick<StorageService, 'assertRoom'>;
   /** Tells the sites host that what it serves changed (a discarded draft's preview goes away). */
   onPublished(siteId: string): void;
@@ -86,6 +96,21 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
     return site;
   }
 
+  /** What instructions will do to a version (the built-in engine), or that a model decides. */
+  async function understand(
+    user: UserRow,
+    versionId: string,
+    instructions: string,
+  ): Promise<Understanding> {
+    if (deps.providers.providerFor(user.plan).kind === 'model')
+      return { byModel: true, willDo: [], notUnderstood: [] };
+    const hit = await deps.limiter.hit(`understand:user:${user.id}`, UNDERSTAND_RATE_LIMIT);
+    if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, CUSTOMIZE_MESSAGES.rateLimited);
+    const manifest = await loadManifest(db, deps.blobs, versionId);
+    if (!manifest) throw conflict(CUSTOMIZE_MESSAGES.noLiveVersion);
+    return understandInstructions(manifest, deps.blobs, instructions);
+  }
+
   async function start(step: NewStep): Promise<void> {
     let versionId: string | null;
     try {
@@ -101,10 +126,20 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
 
   return {
     pricing(): AiRewritePricingResponse {
-      return { amount: config.ai.rewritePriceCents, currency: 'usd' };
+      return {
+        amount: config.ai.rewritePriceCents,
+        currency: 'usd',
+        available: rewritesAvailable(config),
+      };
     },
 
-    /** A new version of the live one with the customizations applied, published when done. */
+    /** "I will: …" for instructions on the live version, before anything is applied. */
+    async understand(user: UserRow, id: string, instructions: string): Promise<Understanding> {
+      const site = await customizableSite(user, id);
+      return understand(user, site.live_version_id!, instructions);
+    },
+
+    /** A new version of the live one with the customizations applied: a draft to review. */
     async customize(
       user: UserRow | null,
       id: string,
@@ -114,6 +149,15 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       const instructions = customizations.instructions?.trim() ?? '';
       const ops = customizations.ops ?? [];
       if (!instructions && ops.length === 0) throw badRequest(CUSTOMIZE_MESSAGES.nothingToApply);
+      // The built-in engine reads instructions the same way now as when the step runs: a part it
+      // cannot read refuses the whole request, so a misread instruction never makes a version.
+      if (instructions) {
+        const understood = await understand(user!, site.live_version_id!, instructions);
+        if (understood.notUnderstood.length > 0)
+          throw badRequest(CUSTOMIZE_MESSAGES.notUnderstood(understood.notUnderstood));
+        if (understood.willDo.length === 0 && ops.length === 0 && !understood.byModel)
+          throw badRequest(CUSTOMIZE_MESSAGES.nothingToApply);
+      }
       await limit(user!, 'customize');
       await start({
         siteId: site.id,
@@ -144,11 +188,15 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       ip: string,
     ): Promise<CloneWithAiResponse> {
       if (body.isDemo === true) throw forbidden(CUSTOMIZE_MESSAGES.demoRefused);
+      // Without a model there is no rewrite to run: refused before anything is written or used
+      // (after the site is found, so others' sites stay 404).
+      const unavailable = () => conflict(CUSTOMIZE_MESSAGES.rewriteUnavailable);
       const ops = opsOf(body.customizations);
       const instructions = body.aiInstructions?.trim() || null;
       const paid = isPaidPlan(user.plan);
       if (body.cloneId) {
         const site = await customizableSite(user, body.cloneId);
+        if (!rewritesAvailable(config)) throw unavailable();
         if (!paid && !site.ai_rewrite_paid_at) throw paymentRequired();
         await limit(user, 'rewrite');
         // One payment opens one rewrite: starting it uses the payment up (given back on failure).
@@ -163,6 +211,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
         });
         return { id: site.id, previewUrl: sites.previewUrlOf(site.subdomain) };
       }
+      if (!rewritesAvailable(config)) throw unavailable();
       // A clone made here has no payment yet: only paid plans can rewrite in one go.
       if (!paid) throw paymentRequired();
       await limit(user, 'rewrite');
@@ -181,6 +230,47 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
         { followUp: { kind: 'rewrite', instructions, idea: body.originalIdea, ops } },
       );
       return { id: record.id, previewUrl: record.previewUrl };
+    },
+
+    /**
+     * Undoes one edit of a draft: a new draft from the same base with every other edit of the
+     * draft's applied plan (re-run as structured edits, no instructions), which replaces the old
+     * draft when it completes. Undoing a draft's only edit discards the draft.
+     */
+    async undoEdit(
+      user: UserRow,
+      id: string,
+      versionId: string,
+      index: number,
+    ): Promise<CloneStatusResponse> {
+      const owned = await sites.ownedSite(user, id);
+      const version = await findVersionRow(db, versionId);
+      if (!version || version.site_id !== owned.id)
+        throw notFound(CUSTOMIZE_MESSAGES.versionNotFound);
+      if (version.draft !== 1 || version.status !== 'completed' || !version.base_version_id)
+        throw conflict(CUSTOMIZE_MESSAGES.undoNotDraft);
+      const plan = EditPlan.safeParse(version.plan ? JSON.parse(version.plan) : null);
+      if (!plan.success) throw conflict(CUSTOMIZE_MESSAGES.undoNotDraft);
+      if (index >= plan.data.ops.length) throw badRequest(CUSTOMIZE_MESSAGES.undoNoSuchEdit);
+      const site = await customizableSite(user, owned.id);
+      await limit(user, 'customize');
+      const rest = plan.data.ops.filter((_, i) => i !== index);
+      if (rest.length === 0) {
+        await deleteDraft(db, site.id, version.id);
+        deps.onPublished(site.id);
+        deps.afterDeletion();
+        return sites.status(user, site.id);
+      }
+      await start({
+        siteId: site.id,
+        kind: version.kind === 'rewrite' ? 'rewrite' : 'customize',
+        baseVersionId: version.base_version_id,
+        instructions: null,
+        idea: null,
+        ops: rest,
+        replacesVersionId: version.id,
+      });
+      return sites.status(user, site.id);
     },
 
     /** Throws away a draft nobody published; the live version and finished versions stay. */

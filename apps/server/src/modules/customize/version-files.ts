@@ -1,6 +1,8 @@
 import {
+  outlinePage,
   readBlob,
   type BlobStore,
+  type PageOutline,
   type Manifest,
   type ManifestEntry,
   type PlanAsset,
@@ -16,6 +18,27 @@ import {
 const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 /** Text held in memory for one plan; pages past it keep their content (a note says so). */
 const MAX_TOTAL_BYTES = 150 * 1024 * 1024;
+
+/** Pages a model sees an outline of: the entry page and a few more. */
+const OUTLINE_PAGES = 4;
+const OUTLINE_BYTES = 6_000;
+
+/** Outlines of the entry page and a few short-pathed pages, with the copy's colours from its CSS. */
+export function outlinesOf(documents: SiteDocument[], entryPath: string): PageOutline[] {
+  const stylesheets = documents.filter((d) => /^text\/css/i.test(d.contentType)).map((d) => d.text);
+  const pages = documents.filter((d) => /html/i.test(d.contentType));
+  const ordered = [
+    ...pages.filter((p) => p.path === entryPath),
+    ...pages.filter((p) => p.path !== entryPath).sort((a, b) => a.path.length - b.path.length),
+  ].slice(0, OUTLINE_PAGES);
+  return ordered.map((page, i) =>
+    outlinePage(page.text, {
+      path: page.path,
+      stylesheets,
+      maxBytes: i === 0 ? OUTLINE_BYTES : OUTLINE_BYTES / 2,
+    }),
+  );
+}
 
 export function putBytes(blobs: BlobStore, data: Uint8Array | string) {
   return blobs.put(

@@ -7,6 +7,8 @@ function ref(url: string, source: ReferenceWebsite['source']): ReferenceWebsite 
     title: url,
     url,
     screenshot: null,
+    screenshotUrl: null,
+    frameable: false,
     previewUrl: url,
     description: '',
     category: source === 'catalogue' ? 'cafe' : null,

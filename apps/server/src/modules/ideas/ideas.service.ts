@@ -4,6 +4,7 @@ import type { Config } from '../../config/env.js';
 import { tooManyRequests } from '../../http/app-error.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
+import type { ScreenshotsService } from '../screenshots/screenshots.service.js';
 import { searchCatalogue } from './catalogue-search.js';
 import { createBraveSearch, type WebResult, type WebSearchProvider } from './web-search.js';
 
@@ -21,6 +22,8 @@ export interface IdeasServiceDeps {
   log: FastifyBaseLogger;
   /** Shorter in tests of the time limit. */
   webSearchTimeoutMs?: number;
+  /** The references' stored screenshots, and captures of the missing ones (docs/screenshots.md). */
+  screenshots?: Pick<ScreenshotsService, 'referencePreviews'>;
 }
 
 export interface IdeaSearch {
@@ -38,6 +41,8 @@ function fromWeb(result: WebResult): ReferenceWebsite {
     title: result.title,
     url: result.url,
     screenshot: null,
+    screenshotUrl: null,
+    frameable: false,
     previewUrl: result.url,
     description: result.description,
     category: null,
@@ -89,6 +94,34 @@ export function createIdeasService(deps: IdeasServiceDeps) {
     }
   }
 
+  /**
+   * Each reference's stored screenshot (fresh or stale) and whether it may be framed; captures of
+   * the ones without a fresh screenshot start in the background (REFERENCE_SCREENSHOTS).
+   */
+  async function withPreviews(references: ReferenceWebsite[]): Promise<ReferenceWebsite[]> {
+    if (!deps.screenshots || references.length === 0) return references;
+    try {
+      const previews = await deps.screenshots.referencePreviews(
+        references.map((r) => r.url),
+        { capture: config.mirror.referenceScreenshots },
+      );
+      return references.map((reference) => {
+        const preview = previews.get(reference.url);
+        if (!preview) return reference;
+        return {
+          ...reference,
+          screenshot: preview.screenshotUrl,
+          screenshotUrl: preview.screenshotUrl,
+          frameable: preview.frameable,
+        };
+      });
+    } catch (err) {
+      // The references are the answer; their pictures can come later.
+      log.warn({ err }, 'reference screenshots could not be looked up');
+      return references;
+    }
+  }
+
   return {
     /** SPEC §7 `POST /domains/search-by-idea`: reference websites for an idea, best first. */
     async searchByIdea(user: UserRow, input: IdeaSearch): Promise<ReferenceWebsite[]> {
@@ -100,12 +133,14 @@ export function createIdeasService(deps: IdeasServiceDeps) {
         title: site.title,
         url: site.url,
         screenshot: null,
+        screenshotUrl: null,
+        frameable: false,
         previewUrl: site.url,
         description: site.description,
         category: site.category,
         source: 'catalogue',
       }));
-      return mergeReferences(catalogue, await webResults, limit);
+      return withPreviews(mergeReferences(catalogue, await webResults, limit));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  CUSTOMIZE_MESSAGES,
   getPlan,
   isPaidPlan,
   PAYMENT_MESSAGES,
@@ -31,6 +32,7 @@ import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-
 import type { DomainRegistry } from '../domains/domain-registry.js';
 import { detachDueDomains, ownersMissingDeadlines } from '../domains/plan-downgrade.js';
 import type { SitesService } from '../sites/sites.service.js';
+import { rewritesAvailable } from '../customize/ai-provider.js';
 import {
   PaymentDeclinedError,
   type BillingEvent,
@@ -511,6 +513,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     ): Promise<PaymentIntentResponse> {
       if (isPaidPlan(user.plan)) throw badRequest(PAYMENT_MESSAGES.rewriteNotNeeded);
       const site = await deps.sites.ownedSite(user, body.cloneId);
+      // No model, no rewrite: nothing is sold that cannot be delivered (no charge, no record).
+      if (!rewritesAvailable(config)) throw conflict(CUSTOMIZE_MESSAGES.rewriteUnavailable);
       if (site.ai_rewrite_paid_at) throw conflict(PAYMENT_MESSAGES.alreadyPaid);
       await limit(user, 'charge');
       const amount = config.ai.rewritePriceCents;

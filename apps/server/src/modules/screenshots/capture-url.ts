@@ -34,6 +34,11 @@ export interface CaptureOptions {
   /** The address policy (allowPrivateNetworks; tests hand in a resolver). */
   net: SafeLookupOptions;
   timeoutMs?: number;
+  /**
+   * Called with the headers of each main document the page shows (redirects are followed first):
+   * the last call is the page drawn. The reference grid reads its framing rules from them.
+   */
+  onDocument?: (headers: Record<string, string>) => void;
 }
 
 /** The capture did not finish within its time limit. */
@@ -95,6 +100,7 @@ interface Session {
   pendingNavigation: string | undefined;
   /** Why the main document failed, for the error message. */
   mainError: unknown;
+  onDocument: ((headers: Record<string, string>) => void) | undefined;
 }
 
 function isMainNavigation(page: Page, route: Route): boolean {
@@ -130,6 +136,7 @@ async function serve(page: Page, route: Route, session: Session): Promise<void> 
       session.pendingNavigation = new URL(location, url).href;
       return route.abort('aborted');
     }
+    if (main) session.onDocument?.(pick(response.headers, SKIPPED_RESPONSE_HEADERS));
     const body = await collect(response.body);
     session.totalBytes += body.length;
     if (session.totalBytes > CAPTURE_DEFAULTS.maxTotalBytes) return route.abort('failed');
@@ -171,6 +178,7 @@ export async function captureUrl(url: string, options: CaptureOptions): Promise<
     totalBytes: 0,
     pendingNavigation: undefined,
     mainError: undefined,
+    onDocument: options.onDocument,
   };
   try {
     return await options.browser.withPage(

@@ -1,4 +1,9 @@
-import { normalizeSourceUrl, SCREENSHOT_FILE_PATTERN, SCREENSHOT_MESSAGES } from '@mirror/contract';
+import {
+  normalizeSourceUrl,
+  SCREENSHOT_FILE_PATTERN,
+  SCREENSHOT_MESSAGES,
+  type ScreenshotStatusResponse,
+} from '@mirror/contract';
 import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.js';
@@ -10,13 +15,15 @@ import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-
 import { SandboxError, SandboxTaskError, type Sandbox } from '../../platform/sandbox/sandbox.js';
 import { createSemaphore } from '../../lib/semaphore.js';
 import { CAPTURE_DEFAULTS } from './capture-url.js';
+import { allowsFraming } from './framing.js';
 import {
   findFreshScreenshot,
+  findScreenshots,
   isScreenshotHash,
   saveScreenshot,
   type ScreenshotRecord,
 } from './screenshots.repository.js';
-import { screenshotTask, type ScreenshotInput } from './screenshot.task.js';
+import { screenshotTask, type ScreenshotInput, type ScreenshotOutput } from './screenshot.task.js';
 import { THUMBNAIL } from './thumbnail.js';
 
 export { THUMBNAIL } from './thumbnail.js';
@@ -34,6 +41,21 @@ export const SCREENSHOT_SLOTS = 2;
 /** A screenshot's sandbox lives this much longer than its capture: start-up and Chromium's launch. */
 const SANDBOX_GRACE_MS = 15_000;
 
+/**
+ * Captures the server starts itself for the references of idea searches (not counted against
+ * anyone's rate limit): at most `slots` at once (inside the SCREENSHOT_SLOTS every capture
+ * shares), at most `perSearch` started by one search, at most `queued` waiting or running in this
+ * process (beyond that a reference waits for the next search to ask again). A site whose capture
+ * failed is not tried again for `retryAfterMs`.
+ */
+export const REFERENCE_CAPTURES = {
+  slots: 2,
+  perSearch: 10,
+  queued: 30,
+  retryAfterMs: 30 * MINUTE,
+} as const;
+export type ReferenceCaptureLimits = { -readonly [K in keyof typeof REFERENCE_CAPTURES]: number };
+
 export interface ScreenshotsServiceDeps {
   db: Db;
   blobs: BlobStore;
@@ -45,12 +67,23 @@ export interface ScreenshotsServiceDeps {
   net?: Omit<NetSettings, 'allowPrivateNetworks'>;
   /** Default 15 s. */
   timeoutMs?: number;
+  /** Tests only: tighter bounds for the reference captures. */
+  referenceCaptures?: Partial<ReferenceCaptureLimits>;
 }
 
 export interface StoredScreenshot {
   hash: string;
   /** Where the API serves it, e.g. `/api/screenshots/{hash}.jpg`. */
   path: string;
+  /** Whether the website lets the app frame it; null when unknown (version thumbnails). */
+  frameable: boolean | null;
+}
+
+/** What the reference grid gets for one reference URL. */
+export interface ReferencePreview {
+  /** The stored image, fresh or stale; null while none exists. */
+  screenshotUrl: string | null;
+  frameable: boolean;
 }
 
 /** The API path of a stored thumbnail. */
@@ -75,15 +108,29 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
   const slots = createSemaphore(SCREENSHOT_SLOTS);
   const timeoutMs = deps.timeoutMs ?? CAPTURE_DEFAULTS.timeoutMs;
 
-  /** Runs a capture in the sandbox; the JPEG's bytes. */
-  async function shoot(input: ScreenshotInput): Promise<Buffer> {
+  const referenceLimits: ReferenceCaptureLimits = {
+    ...REFERENCE_CAPTURES,
+    ...deps.referenceCaptures,
+  };
+  const referenceSlots = createSemaphore(referenceLimits.slots);
+  /** Reference captures waiting or running in this process. */
+  let referenceQueued = 0;
+  /** When this process last failed to capture a URL (reference captures are not retried soon). */
+  const failedAt = new Map<string, number>();
+
+  /** Runs a capture in the sandbox: the JPEG's bytes and the page's framing headers. */
+  async function shoot(input: ScreenshotInput): Promise<{ image: Buffer } & ScreenshotOutput> {
     const release = await slots.acquire();
     try {
       const { output } = await sandbox.run(screenshotTask, input, {
         timeoutMs: timeoutMs + SANDBOX_GRACE_MS,
         log,
       });
-      return Buffer.from(output.buffer, output.byteOffset, output.byteLength);
+      const image = output.image;
+      return {
+        image: Buffer.from(image.buffer, image.byteOffset, image.byteLength),
+        framing: output.framing,
+      };
     } finally {
       release();
     }
@@ -91,12 +138,20 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
   /** Captures under way in this process, by URL: concurrent requests share one. */
   const inFlight = new Map<string, Promise<StoredScreenshot>>();
 
-  /** SPEC §5's URL rules, then the address policy, before Chromium is involved at all. */
-  async function checkUrl(input: string): Promise<string> {
+  /** SPEC §5's URL rules: the key of a website in the cache, or null when it is no http(s) URL. */
+  function cacheKey(input: string): string | null {
     const normalized = normalizeSourceUrl(input);
-    if (normalized === null) throw badRequest(SCREENSHOT_MESSAGES.urlInvalid);
+    if (normalized === null) return null;
     const url = new URL(normalized);
     url.hash = '';
+    return url.href;
+  }
+
+  /** SPEC §5's URL rules, then the address policy, before Chromium is involved at all. */
+  async function checkUrl(input: string): Promise<string> {
+    const key = cacheKey(input);
+    if (key === null) throw badRequest(SCREENSHOT_MESSAGES.urlInvalid);
+    const url = new URL(key);
     try {
       await assertPublicUrl(url, safeLookupOptions(net));
     } catch (error) {
@@ -111,7 +166,12 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
     return url.href;
   }
 
-  async function store(url: string, image: Buffer, ttlMs: number): Promise<StoredScreenshot> {
+  async function store(
+    url: string,
+    image: Buffer,
+    ttlMs: number,
+    frameable: boolean | null,
+  ): Promise<StoredScreenshot> {
     const { hash } = await blobs.put(bytes(image));
     const now = Date.now();
     const record: ScreenshotRecord = {
@@ -119,15 +179,24 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
       hash,
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + ttlMs).toISOString(),
+      frameable,
     };
     await saveScreenshot(db, record);
-    return { hash, path: screenshotPath(hash) };
+    return { hash, path: screenshotPath(hash), frameable };
+  }
+
+  function stored(record: ScreenshotRecord): StoredScreenshot {
+    return {
+      hash: record.hash,
+      path: screenshotPath(record.hash),
+      frameable: record.frameable ?? null,
+    };
   }
 
   async function capture(url: string): Promise<StoredScreenshot> {
-    let image: Buffer;
+    let shot: { image: Buffer } & ScreenshotOutput;
     try {
-      image = await shoot({
+      shot = await shoot({
         kind: 'url',
         url,
         net,
@@ -158,7 +227,47 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
       log.warn({ err: error, url }, 'screenshot failed');
       throw failed(502, SCREENSHOT_MESSAGES.failed);
     }
-    return store(url, image, SCREENSHOT_TTL_MS);
+    const frameable = shot.framing ? allowsFraming(shot.framing, config.appUrl) : null;
+    return store(url, shot.image, SCREENSHOT_TTL_MS, frameable);
+  }
+
+  /**
+   * A capture the server decides on (a reference of an idea search): no rate limit, shared with
+   * requests for the same URL, bounded by REFERENCE_CAPTURES. Failures are logged and remembered.
+   */
+  function captureInBackground(key: string): boolean {
+    if (inFlight.has(key)) return true;
+    const failed = failedAt.get(key);
+    if (failed !== undefined && Date.now() - failed < referenceLimits.retryAfterMs) return false;
+    if (referenceQueued >= referenceLimits.queued) return false;
+    referenceQueued++;
+    const promise = (async () => {
+      const release = await referenceSlots.acquire();
+      try {
+        // Another process may have captured it meanwhile.
+        const fresh = await findFreshScreenshot(db, key, new Date().toISOString());
+        if (fresh) return stored(fresh);
+        return await capture(await checkUrl(key));
+      } finally {
+        release();
+      }
+    })();
+    inFlight.set(key, promise);
+    promise
+      .then(
+        () => failedAt.delete(key),
+        (err: unknown) => {
+          if (failedAt.size > 1_000) failedAt.clear();
+          failedAt.set(key, Date.now());
+          log.info({ url: key, reason: (err as Error).message }, 'reference screenshot failed');
+        },
+      )
+      .finally(() => {
+        referenceQueued--;
+        inFlight.delete(key);
+      })
+      .catch(() => undefined);
+    return true;
   }
 
   return {
@@ -169,7 +278,7 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
     async screenshot(user: UserRow, input: string): Promise<StoredScreenshot> {
       const url = await checkUrl(input);
       const cached = await findFreshScreenshot(db, url, new Date().toISOString());
-      if (cached) return { hash: cached.hash, path: screenshotPath(cached.hash) };
+      if (cached) return stored(cached);
       const running = inFlight.get(url);
       if (running) return running;
       const hit = await limiter.hit(`screenshot:user:${user.id}`, SCREENSHOT_RATE_LIMIT);
@@ -184,16 +293,68 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
     },
 
     /**
+     * The screenshots of an idea search's references, by the URL asked for: the stored one, fresh
+     * or stale, at once. With `capture`, the ones without a fresh screenshot are captured in the
+     * background (bounded by REFERENCE_CAPTURES; no one's rate limit).
+     */
+    async referencePreviews(
+      urls: readonly string[],
+      options: { capture: boolean },
+    ): Promise<Map<string, ReferencePreview>> {
+      const keys = new Map<string, string>();
+      for (const url of urls) {
+        const key = cacheKey(url);
+        if (key !== null) keys.set(url, key);
+      }
+      const rows = await findScreenshots(db, [...new Set(keys.values())]);
+      const now = new Date().toISOString();
+      const previews = new Map<string, ReferencePreview>();
+      let started = 0;
+      for (const [url, key] of keys) {
+        const row = rows.get(key);
+        previews.set(url, {
+          screenshotUrl: row ? screenshotPath(row.hash) : null,
+          frameable: row?.frameable === true,
+        });
+        const fresh = row !== undefined && row.expiresAt > now;
+        if (options.capture && !fresh && started < referenceLimits.perSearch) {
+          if (captureInBackground(key)) started++;
+        }
+      }
+      return previews;
+    },
+
+    /** `GET /domains/screenshot`: where a website's screenshot stands, from the cache alone. */
+    async status(input: string): Promise<ScreenshotStatusResponse> {
+      const key = cacheKey(input);
+      if (key === null) throw badRequest(SCREENSHOT_MESSAGES.urlInvalid);
+      const row = (await findScreenshots(db, [key])).get(key);
+      if (row) {
+        return {
+          status: 'ready',
+          screenshot: screenshotPath(row.hash),
+          frameable: row.frameable === true,
+        };
+      }
+      const failed = failedAt.get(key);
+      const recentlyFailed =
+        !inFlight.has(key) &&
+        failed !== undefined &&
+        Date.now() - failed < referenceLimits.retryAfterMs;
+      return { status: recentlyFailed ? 'failed' : 'pending', screenshot: null, frameable: false };
+    },
+
+    /**
      * A thumbnail of a mirrored version (site cards, dashboard), made from its manifest without
      * any network, stored and recorded so GET /screenshots serves it.
      */
     async versionThumbnail(versionId: string, manifestHash: string): Promise<StoredScreenshot> {
-      const image = await shoot({
+      const { image } = await shoot({
         kind: 'version',
         manifestHash,
         chromiumPath: config.mirror.chromiumPath,
       });
-      return store(`version:${versionId}`, image, VERSION_TTL_MS);
+      return store(`version:${versionId}`, image, VERSION_TTL_MS, null);
     },
 
     /** The stored image behind a file name, or a 404 for anything that is not a screenshot. */

@@ -15,12 +15,14 @@ import {
   type CloneRecord,
   type CloneRequestBody,
   EditOp,
+  type EditPlan,
   type PlanId,
   type SiteVersion,
   type SyncSchedule,
+  type VersionEdit,
   versionPreviewLabel,
 } from '@mirror/contract';
-import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
+import { assertPublicUrl, describePlan, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import yazl from 'yazl';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
@@ -55,6 +57,7 @@ import {
 } from './sites.repository.js';
 import { parseSubdomain, randomSubdomain } from './subdomains.js';
 import { assertSiteEditable, mayStartScheduledSync } from './plan-limits.js';
+import { plainChanges } from '../customize/plain-changes.js';
 
 type SiteRow = NonNullable<Awaited<ReturnType<typeof findSite>>>;
 
@@ -115,6 +118,11 @@ export interface FollowUpStep {
   instructions: string | null;
   idea: string | null;
   ops: EditOp[];
+  /**
+   * The edits of the live version re-applied after a re-mirror or sync: reviewed already, so the
+   * step publishes at once. Every other customization becomes a draft (issue 19).
+   */
+  carried?: boolean;
 }
 
 function parseList(json: string | null): string[] {
@@ -134,6 +142,27 @@ export interface SitesServiceDeps {
   onPublished(siteId: string): void;
   /** Sites or versions were deleted: their blobs can be collected. */
   afterDeletion(): void;
+}
+
+/**
+ * The applied plan's edits in plain words, one per op: the descriptions written when the version
+ * was made, else the plan described now (versions made before they were kept).
+ */
+function editsOf(version: { plan: string | null; edits: string | null }): VersionEdit[] {
+  if (!version.plan) return [];
+  const plan = JSON.parse(version.plan) as Partial<EditPlan>;
+  const ops = Array.isArray(plan.ops) ? plan.ops : [];
+  const stored = version.edits ? (JSON.parse(version.edits) as unknown) : null;
+  let lines: string[];
+  if (Array.isArray(stored) && stored.length === ops.length) lines = stored as string[];
+  else {
+    try {
+      lines = describePlan({ ops });
+    } catch {
+      lines = ops.map(() => 'A change to the page');
+    }
+  }
+  return lines.map((description, index) => ({ index, description }));
 }
 
 /** Time an export of a site's static folder may take. */
@@ -237,7 +266,7 @@ export function createSitesService(deps: SitesServiceDeps) {
     if (!liveVersionId) return undefined;
     const parsed = z.array(EditOp).safeParse(await editsSinceMirror(db, liveVersionId));
     if (!parsed.success || parsed.data.length === 0) return undefined;
-    return { kind: 'customize', instructions: null, idea: null, ops: parsed.data };
+    return { kind: 'customize', instructions: null, idea: null, ops: parsed.data, carried: true };
   }
 
   /**
@@ -279,6 +308,7 @@ export function createSitesService(deps: SitesServiceDeps) {
             instructions: followUp.instructions,
             idea: followUp.idea,
             requested_ops: followUp.ops.length > 0 ? JSON.stringify(followUp.ops) : null,
+            carried: followUp.carried ? 1 : 0,
           })
           .execute();
       }
@@ -442,7 +472,9 @@ export function createSitesService(deps: SitesServiceDeps) {
         error: v.error,
         kind: v.kind,
         draft: v.draft === 1,
-        changes: parseList(v.changes),
+        // Report lines in plain words: never a CSS selector (issue 19, item 6).
+        changes: plainChanges(parseList(v.changes), v.plan),
+        edits: editsOf(v),
         unparsed: parseList(v.unparsed),
         instructions: v.idea
           ? [`Rewrite for: ${v.idea}`, v.instructions].filter(Boolean).join('\n')

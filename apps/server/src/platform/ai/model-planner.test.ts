@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAiServer, type ScriptedAnswer } from '../../test/openai-server.js';
-import { createModelPlanner, ModelPlannerError } from './model-planner.js';
+import { createModelPlanner, MODEL_MESSAGES, ModelPlannerError } from './model-planner.js';
 
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -75,7 +75,8 @@ describe('model planner (OpenAI-compatible chat completions)', () => {
     const { server, planner } = await plannerWith([{ content: 'Sure! Here is your plan: …' }]);
     const err = await failureOf(planner.plan({ instructions: 'rename', outline: OUTLINE }));
     expect(err.kind).toBe('invalid-output');
-    expect(err.message).toMatch(/not a valid edit plan/);
+    expect(err.message).toBe(MODEL_MESSAGES.invalidOutput);
+    expect(err.detail).toMatch(/not a valid edit plan/);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -83,7 +84,9 @@ describe('model planner (OpenAI-compatible chat completions)', () => {
     const { server, planner } = await plannerWith([{ status: 401, error: 'Incorrect API key' }]);
     const err = await failureOf(planner.plan({ instructions: 'rename', outline: OUTLINE }));
     expect(err.kind).toBe('unavailable');
-    expect(err.message).toBe('The AI service refused the API key.');
+    // The owner reads a plain sentence; what happened stays in the error's detail (logged).
+    expect(err.message).toBe(MODEL_MESSAGES.unavailable);
+    expect(err.detail).toMatch(/API key was refused: Incorrect API key/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -91,7 +94,8 @@ describe('model planner (OpenAI-compatible chat completions)', () => {
     const { server, planner } = await plannerWith([{ status: 500, error: 'boom' }]);
     const err = await failureOf(planner.plan({ instructions: 'rename', outline: OUTLINE }));
     expect(err.kind).toBe('unavailable');
-    expect(err.message).toBe('The AI service failed (HTTP 500).');
+    expect(err.message).toBe(MODEL_MESSAGES.unavailable);
+    expect(err.detail).toMatch(/^HTTP 500: /);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -99,7 +103,8 @@ describe('model planner (OpenAI-compatible chat completions)', () => {
     const { planner } = await plannerWith([{ content: GOOD, delayMs: 2_000 }], 300);
     const err = await failureOf(planner.plan({ instructions: 'rename', outline: OUTLINE }));
     expect(err.kind).toBe('timeout');
-    expect(err.message).toMatch(/did not answer within/);
+    expect(err.message).toBe(MODEL_MESSAGES.timeout);
+    expect(err.detail).toMatch(/no answer within 0 seconds/);
   });
 
   it('says when the service cannot be reached', async () => {
@@ -110,6 +115,42 @@ describe('model planner (OpenAI-compatible chat completions)', () => {
     });
     const err = await failureOf(planner.plan({ instructions: 'rename', outline: OUTLINE }));
     expect(err.kind).toBe('unavailable');
-    expect(err.message).toBe('The AI service could not be reached.');
+    expect(err.message).toBe(MODEL_MESSAGES.unavailable);
+    expect(err.detail).toMatch(/^unreachable: /);
+  });
+
+  it('asks a rewrite for every kind of text on every page, with the instructions, and one brand', async () => {
+    const answer = JSON.stringify({
+      ops: [{ op: 'setTitle', title: 'Crumb & Co' }],
+      brand: { from: 'Acme', to: 'Crumb & Co' },
+      unparsed: [],
+    });
+    const { server, planner } = await plannerWith([{ content: answer }]);
+    const result = await planner.plan({
+      instructions: 'Use a warm, friendly tone',
+      outline: { pages: [OUTLINE, { ...OUTLINE, path: '/about' }] },
+      rewriteFor: 'A neighbourhood bakery',
+    });
+    const prompt = server.requests[0]!.body.messages.map((m) => m.content).join('\n');
+    expect(prompt).toContain('A neighbourhood bakery');
+    expect(prompt).toContain("owner's instructions for this rewrite");
+    expect(prompt).toContain('Use a warm, friendly tone');
+    for (const kind of ['setTitle', 'setDescription', 'heading', 'navigation', 'button', '"alt"']) {
+      expect(prompt).toContain(kind);
+    }
+    expect(prompt).toMatch(/EVERY page/);
+    expect(prompt).toMatch(/ONE brand name/);
+    expect(prompt).not.toMatch(/change only what the instructions ask for/);
+    // The old brand is replaced everywhere after the model's edits, alt texts and meta included.
+    expect(result.plan.ops).toEqual([
+      { op: 'setTitle', title: 'Crumb & Co' },
+      {
+        op: 'replaceText',
+        find: 'Acme',
+        replace: 'Crumb & Co',
+        wholeWord: true,
+        includeAttributes: true,
+      },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, NoObjectGeneratedError, Output } from 'ai';
-import { EditPlan } from '@mirror/contract';
+import { EDIT_PLAN_LIMITS, EditPlan, type EditOp } from '@mirror/contract';
 import { z } from 'zod';
 
 /** What a model is asked for: the plan, plus the parts of the instructions it could not turn into one. */
@@ -9,6 +9,17 @@ const ModelAnswer = EditPlan.extend({
     .array(z.string().max(500))
     .max(50)
     .describe('Parts of the instructions that no operation can express, quoted verbatim.'),
+  brand: z
+    .object({
+      from: z
+        .string()
+        .max(100)
+        .optional()
+        .describe("The site's current brand or company name, as written in the outline."),
+      to: z.string().min(1).max(100).describe('The one brand name the rewritten site uses.'),
+    })
+    .optional()
+    .describe('Rewrites only: the brand name before and after.'),
 });
 
 export interface PlanRequest {
@@ -26,36 +37,99 @@ export interface PlannedEdits {
 
 export type ModelFailure = 'invalid-output' | 'timeout' | 'unavailable';
 
+/**
+ * A model call that failed. `message` is a plain sentence for the site's owner (it is shown as the
+ * run's error); `detail` is what went wrong technically, for the logs only.
+ */
 export class ModelPlannerError extends Error {
   constructor(
     readonly kind: ModelFailure,
     message: string,
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'ModelPlannerError';
   }
 }
 
+/** What the owner reads when the AI service fails: never a status code, a setting or a stack. */
+export const MODEL_MESSAGES = {
+  timeout: 'The AI service took too long to answer, so nothing was changed. Please try again.',
+  invalidOutput:
+    'The AI service did not give a usable answer, so nothing was changed. Please try again.',
+  busy: 'The AI service is busy, so nothing was changed. Please try again in a minute.',
+  unavailable:
+    'The AI service is not available right now, so nothing was changed. Please try again later.',
+} as const;
+
 const SYSTEM = [
   'You edit a mirrored website by producing an edit plan: a JSON object with "ops" (operations),',
   'an optional "summary" and "unparsed". Use only the operations the schema allows. Select elements',
-  'with the selectors given in the outline; never invent selectors or texts that are not in it.',
-  'Keep the layout: change only what the instructions ask for. Put every part of the instructions',
-  'that no operation can express, verbatim, in "unparsed". Answer with the JSON object only.',
+  'with the selectors given in the outline; never invent selectors. Texts are plain text, never HTML.',
+  'Put every part of the instructions that no operation can express, verbatim, in "unparsed".',
+  'Answer with the JSON object only.',
 ].join(' ');
 
+/** What an edit (not a rewrite) may change: only what was asked. */
+const EDIT_RULES =
+  'Keep the layout: change only what the instructions ask for, and never write texts the instructions do not give or clearly imply.';
+
+/**
+ * A rewrite for an idea: the whole copy of every page given, as a draft the owner reviews, guided
+ * by the idea and the owner's instructions, under one brand name.
+ */
+function rewriteRules(idea: string): string {
+  return [
+    `Rewrite the whole website for this idea: ${idea}`,
+    'This is a draft the owner reviews before it goes live. Write new copy for EVERY page in the outline',
+    '(each page outline has a "path"; limit page-specific operations with "pages": [path]), covering',
+    'every kind of visible text: the page title (setTitle) and meta description (setDescription) of',
+    'each page, every heading and the body copy (setText, or rewriteCopy for a section with several',
+    'texts), the navigation labels and link texts (setText of the links), the button labels (setText),',
+    'and the alternative text of every image (setAttribute with name "alt").',
+    "Keep the structure, the links' addresses, the images and the styles: change texts only.",
+    'Choose ONE brand name for the new site and use exactly that name everywhere you write it; give it',
+    'in "brand" as { "from": the current brand name as written on the site, "to": the new name }, so',
+    'the old name is replaced on every page, also where the outline does not reach.',
+  ].join(' ');
+}
+
 function promptFor(request: PlanRequest, previousError?: string): string {
+  const rewrite = request.rewriteFor !== undefined;
   const parts = [
-    request.rewriteFor
-      ? `Rewrite every visible text of this site for the following idea, keeping structure, links and images: ${request.rewriteFor}`
+    rewrite ? rewriteRules(request.rewriteFor!) : EDIT_RULES,
+    request.instructions
+      ? rewrite
+        ? `The owner's instructions for this rewrite (follow them; they win over the idea where the two disagree):\n${request.instructions}`
+        : `Instructions:\n${request.instructions}`
       : '',
-    request.instructions ? `Instructions:\n${request.instructions}` : '',
-    `Page outline (JSON):\n${JSON.stringify(request.outline)}`,
+    `${rewrite ? 'Outline of the pages' : 'Page outline'} (JSON):\n${JSON.stringify(request.outline)}`,
     previousError
       ? `Your previous answer was not a valid plan (${previousError}). Answer again with a valid plan.`
       : '',
   ];
   return parts.filter(Boolean).join('\n\n');
+}
+
+/**
+ * The brand chosen for a rewrite, applied everywhere: the old name is replaced as a whole word in
+ * the copy and the readable attributes (alt, meta descriptions) of every page, after the model's
+ * own edits, so the name is the same in places the outline did not show.
+ */
+function withBrand(plan: EditPlan, brand: { from?: string | undefined; to: string } | undefined) {
+  const from = brand?.from?.trim();
+  const to = brand?.to.trim();
+  if (!from || !to || from === to || from.length < 2) return plan;
+  const op: EditOp = {
+    op: 'replaceText',
+    find: from,
+    replace: to,
+    wholeWord: true,
+    includeAttributes: true,
+  };
+  const ops =
+    plan.ops.length < EDIT_PLAN_LIMITS.maxOps ? [...plan.ops, op] : [op, ...plan.ops.slice(0, -1)];
+  return { ...plan, ops };
 }
 
 /**
@@ -93,13 +167,14 @@ export function createModelPlanner(options: {
             maxRetries: 1,
             abortSignal: signal,
           });
-          const { unparsed, ...plan } = output;
-          return { plan, unparsed };
+          const { unparsed, brand, ...plan } = output;
+          return { plan: request.rewriteFor ? withBrand(plan, brand) : plan, unparsed };
         } catch (err) {
           if (signal.aborted)
             throw new ModelPlannerError(
               'timeout',
-              `The AI service did not answer within ${Math.round(options.timeoutMs / 1000)} seconds.`,
+              MODEL_MESSAGES.timeout,
+              `no answer within ${Math.round(options.timeoutMs / 1000)} seconds`,
             );
           if (NoObjectGeneratedError.isInstance(err)) {
             previousError = (err.cause instanceof Error ? err.cause.message : err.message).slice(
@@ -108,12 +183,14 @@ export function createModelPlanner(options: {
             );
             continue;
           }
-          throw new ModelPlannerError('unavailable', describeApiError(err));
+          const failure = describeApiError(err);
+          throw new ModelPlannerError('unavailable', failure.message, failure.detail);
         }
       }
       throw new ModelPlannerError(
         'invalid-output',
-        'The AI service answered twice with something that is not a valid edit plan.',
+        MODEL_MESSAGES.invalidOutput,
+        `two answers that are not a valid edit plan; last: ${previousError ?? 'unknown'}`,
       );
     },
   };
@@ -121,7 +198,7 @@ export function createModelPlanner(options: {
 
 export type ModelPlanner = ReturnType<typeof createModelPlanner>;
 
-function describeApiError(err: unknown): string {
+function describeApiError(err: unknown): { message: string; detail: string } {
   const cause = APICallError.isInstance(err)
     ? err
     : err instanceof Error && APICallError.isInstance(err.cause)
@@ -129,9 +206,15 @@ function describeApiError(err: unknown): string {
       : err instanceof Error && 'lastError' in err && APICallError.isInstance(err.lastError)
         ? err.lastError
         : null;
-  if (cause?.statusCode === 401 || cause?.statusCode === 403)
-    return 'The AI service refused the API key.';
-  if (cause?.statusCode === 429) return 'The AI service is busy. Please try again in a minute.';
-  if (cause?.statusCode) return `The AI service failed (HTTP ${cause.statusCode}).`;
-  return 'The AI service could not be reached.';
+  const raw = (cause ?? (err instanceof Error ? err : null))?.message ?? String(err);
+  if (cause?.statusCode === 429) {
+    return { message: MODEL_MESSAGES.busy, detail: `HTTP 429: ${raw}` };
+  }
+  if (cause?.statusCode === 401 || cause?.statusCode === 403) {
+    return { message: MODEL_MESSAGES.unavailable, detail: `the API key was refused: ${raw}` };
+  }
+  if (cause?.statusCode) {
+    return { message: MODEL_MESSAGES.unavailable, detail: `HTTP ${cause.statusCode}: ${raw}` };
+  }
+  return { message: MODEL_MESSAGES.unavailable, detail: `unreachable: ${raw}` };
 }

@@ -120,12 +120,18 @@ export interface SiteVersionsTable {
   plan: NullableText;
   changes: NullableText;
   unparsed: NullableText;
-  /** 1 for a completed version waiting to be published (a rewrite). */
+  /** 1 for a completed version waiting to be published (a rewrite or customization). */
   draft: ColumnType<number, number | undefined, number>;
   /** Blob of the version's thumbnail (JPEG), made by a job after the version completed. */
   thumbnail_hash: NullableText;
   /** A rewrite that used up the site's one-off payment: that payment's time, given back on failure. */
   rewrite_credit: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** 1 for the edits a re-mirror or sync re-applies: published at once, like the mirror. */
+  carried: ColumnType<number, number | undefined, number>;
+  /** Plain descriptions of the applied plan's ops, one per op (JSON `string[]`). */
+  edits: NullableText;
+  /** The draft this one replaces once it completes (an edit undone). */
+  replaces_version_id: NullableText;
 }
 
 /** The blobs a completed version holds: its manifest and every body it serves (issue 18). */
@@ -171,6 +177,8 @@ export interface ScreenshotsTable {
   created_at: Timestamp;
   /** A website is captured again after this (its row then points at the new image). */
   expires_at: Timestamp;
+  /** 1 when the website lets other sites frame it, 0 when not, null when unknown. */
+  frameable: number | null;
 }
 
 /**

@@ -126,7 +126,11 @@ describe('DNS setup modal', () => {
       target: { value: ' Change the company name to Acme ' },
     });
     fireEvent.click(dialog.getByRole('button', { name: 'Apply Customizations' }));
-    await waitFor(() => expect(toasts()).toContain('Customizations applied successfully!'));
+    await waitFor(() =>
+      expect(toasts()).toContain(
+        "Your changes are being made as a draft. Review and publish them on the site's page.",
+      ),
+    );
     expect(calls('PUT', '/domains/clone/s1/customize')[0]?.body).toEqual({
       customizations: { instructions: 'Change the company name to Acme' },
       regenerate: true,

@@ -249,8 +249,9 @@ function CustomizeForm({ site, sitesHost }: { site: CloneRecord; sitesHost: stri
         setSubdomain('');
       }
       if (text !== '') {
+        // A draft, as every edit (issue 19): it goes live when the owner publishes it.
         await applyInstructions(site.id, text);
-        notify.success(t('payments.dns.applied'));
+        notify.success(t('payments.dns.draftStarted'));
         setInstructions('');
       }
     } catch (failure) {

@@ -12,6 +12,8 @@ import * as m0010 from './0010-login-throttle-by-address.js';
 import * as m0011 from './0011-domain-claims.js';
 import * as m0012 from './0012-plan-downgrade.js';
 import * as m0013 from './0013-version-blobs.js';
+import * as m0014 from './0014-draft-edits.js';
+import * as m0015 from './0015-screenshot-frameable.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -32,4 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0011-domain-claims': m0011,
   '0012-plan-downgrade': m0012,
   '0013-version-blobs': m0013,
+  '0014-draft-edits': m0014,
+  '0015-screenshot-frameable': m0015,
 };

@@ -1,4 +1,4 @@
-import { PAYMENT_MESSAGES } from '@mirror/contract';
+import { CUSTOMIZE_MESSAGES, PAYMENT_MESSAGES } from '@mirror/contract';
 import { ApiError } from '../../../lib/api-client';
 import { payForRewrite } from '../../../lib/payments';
 
@@ -21,8 +21,15 @@ export async function payRewrite(
     }
     throw new ApiError(402, PAYMENT_MESSAGES.paymentFailed);
   } catch (error) {
-    // 409: this site's rewrite is already paid for; go on to the rewrite.
-    if (error instanceof ApiError && error.status === 409) return { clientSecret: null };
+    // 409: this site's rewrite is already paid for; go on to the rewrite. A server without an AI
+    // model answers 409 too, with its own message: nothing was paid and there is no rewrite.
+    if (
+      error instanceof ApiError &&
+      error.status === 409 &&
+      error.message !== CUSTOMIZE_MESSAGES.rewriteUnavailable
+    ) {
+      return { clientSecret: null };
+    }
     throw error;
   }
 }

@@ -1,6 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { act } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlanId } from '@mirror/contract';
 import {
@@ -15,7 +14,6 @@ import { renderWithProviders } from '../../../test/render';
 import { startTestServer, type Routes, type TestServer } from '../../../test/test-server';
 import { toReferenceItem, type ReferenceItem } from '../utils/reference-item';
 import { IdeaResults } from './idea-results';
-import { PREVIEW_LOAD_TIMEOUT_MS } from './reference-thumbnail';
 
 let server: TestServer;
 
@@ -56,7 +54,7 @@ function renderGrid(plan: PlanId, routes: Routes, initial = [bakery, loaf].map(t
   storeToken();
   server.setRoutes({
     'GET /auth/me': { body: { user: makeUser({ plan }) } },
-    'GET /domains/ai-rewrite-pricing': { body: { amount: 200, currency: 'usd' } },
+    'GET /domains/ai-rewrite-pricing': { body: { amount: 200, currency: 'usd', available: true } },
     ...routes,
   });
   renderWithProviders(<Harness initial={initial} />);
@@ -101,31 +99,116 @@ describe('reference grid', () => {
         .getByRole('link', { name: 'Manage and deploy' })
         .getAttribute('href'),
     ).toBe('/dashboard/site/ref-1');
-    // Paid plans never ask the price.
-    expect(calls('GET', '/domains/ai-rewrite-pricing')).toEqual([]);
+    // Paid plans never see a price (they only learn whether rewrites are available).
+    expect(card('Crumb & Co Bakery').queryByText(/\$2/)).toBeNull();
     // The other reference is untouched and still selectable.
     expect(card('Loaf Lab').getByRole('button', { name: 'Select Reference' })).toBeTruthy();
   });
 
-  it('marks a reference whose clone call fails as Failed, for good', async () => {
-    renderGrid('free', {
+  it('marks a reference whose clone call fails as Failed, and lets it be tried again', async () => {
+    renderGrid('pro', {
       'POST /domains/clone': {
-        status: 403,
-        body: { message: 'Your plan allows 1 mirror. Upgrade to add more.' },
+        status: 503,
+        body: { message: 'The service is busy. Please try again.' },
       },
     });
     fireEvent.click(card('Loaf Lab').getByRole('button', { name: 'Select Reference' }));
     await card('Loaf Lab').findByText('Failed');
     await waitFor(() =>
-      expect(toasts()).toContain(
-        'Reference clone failed: Your plan allows 1 mirror. Upgrade to add more.',
-      ),
+      expect(toasts()).toContain('Reference clone failed: The service is busy. Please try again.'),
     );
-    const select = card('Loaf Lab').getByRole('button', { name: 'Select Reference' });
-    expect((select as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.click(select);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(calls('POST', '/domains/clone')).toHaveLength(1);
+    const retry = card('Loaf Lab').getByRole('button', { name: 'Try again' });
+    expect((retry as HTMLButtonElement).disabled).toBe(false);
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser({ plan: 'pro' }) } },
+      'POST /domains/clone': { status: 201, body: makeClone({ id: 'ref-3' }) },
+      'GET /domains/clone/ref-3/status': { body: makeStatus('completed', { id: 'ref-3' }) },
+    });
+    fireEvent.click(retry);
+    await card('Loaf Lab').findByText('Ready');
+    expect(calls('POST', '/domains/clone')).toHaveLength(2);
+  });
+
+  it('retries a reference whose mirror run failed in the same site, not a new one', async () => {
+    renderGrid(
+      'free',
+      {
+        'POST /domains/clone/ref-4/remirror': { status: 202, body: makeClone({ id: 'ref-4' }) },
+        'GET /domains/clone/ref-4/status': { body: makeStatus('completed', { id: 'ref-4' }) },
+      },
+      [{ ...toReferenceItem(loaf), cloneStatus: 'failed', cloneId: 'ref-4' }],
+    );
+    fireEvent.click(card('Loaf Lab').getByRole('button', { name: 'Try again' }));
+    await card('Loaf Lab').findByText('Ready');
+    expect(calls('POST', '/domains/clone/ref-4/remirror')).toHaveLength(1);
+    expect(calls('POST', '/domains/clone')).toEqual([]);
+    expect(calls('GET', '/domains')).toEqual([]);
+  });
+
+  describe('with every mirror slot in use', () => {
+    // The signed-in user is known once the rewrite pricing is asked.
+    const signedIn = () =>
+      waitFor(() => expect(calls('GET', '/domains/ai-rewrite-pricing')).toHaveLength(1));
+    const demo = makeClone({
+      id: 'demo-1',
+      status: 'completed',
+      sourceUrl: 'https://old-demo.example/',
+    });
+
+    it('offers to replace the claimed demo, deletes it after a confirmation, then selects', async () => {
+      renderGrid('free', {
+        'GET /domains': { body: { sites: [demo], domains: [] } },
+        'DELETE /domains/clone/demo-1': { body: { success: true, message: 'Deleted' } },
+        'POST /domains/clone': { status: 201, body: makeClone({ id: 'ref-5' }) },
+        'GET /domains/clone/ref-5/status': { body: makeStatus('completed', { id: 'ref-5' }) },
+      });
+      await signedIn();
+      fireEvent.click(card('Loaf Lab').getByRole('button', { name: 'Select Reference' }));
+      const choice = within(
+        await screen.findByRole('dialog', { name: 'All your mirror slots are in use' }),
+      );
+      expect(
+        choice.getByText(
+          'Your plan includes 1 mirrored sites and all are in use. Replace one to select Loaf Lab, or upgrade for more.',
+        ),
+      ).toBeTruthy();
+      // Nothing was tried yet: no failed clone, no Failed badge.
+      expect(calls('POST', '/domains/clone')).toEqual([]);
+      expect(card('Loaf Lab').queryByText('Failed')).toBeNull();
+      expect(choice.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/billing');
+      fireEvent.click(choice.getByRole('button', { name: 'Replace old-demo.example' }));
+
+      const confirm = within(
+        await screen.findByRole('alertdialog', { name: 'Delete old-demo.example?' }),
+      );
+      expect(calls('DELETE', '/domains/clone/demo-1')).toEqual([]);
+      fireEvent.click(confirm.getByRole('button', { name: 'Delete and select' }));
+      await card('Loaf Lab').findByText('Ready');
+      expect(calls('DELETE', '/domains/clone/demo-1')).toHaveLength(1);
+      expect(calls('POST', '/domains/clone')[0]?.body).toEqual({
+        sourceUrl: 'https://loaf.example/',
+        isDemo: false,
+      });
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+    });
+
+    it('selects nothing when the user closes the choice', async () => {
+      renderGrid('free', { 'GET /domains': { body: { sites: [demo], domains: [] } } });
+      await signedIn();
+      fireEvent.click(card('Loaf Lab').getByRole('button', { name: 'Select Reference' }));
+      const choice = within(
+        await screen.findByRole('dialog', { name: 'All your mirror slots are in use' }),
+      );
+      fireEvent.click(choice.getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(calls('POST', '/domains/clone')).toEqual([]);
+      expect(calls('DELETE', '/domains/clone/demo-1')).toEqual([]);
+      expect(card('Loaf Lab').queryByText('Failed')).toBeNull();
+      expect(
+        (card('Loaf Lab').getByRole('button', { name: 'Select Reference' }) as HTMLButtonElement)
+          .disabled,
+      ).toBe(false);
+    });
   });
 
   it('marks a reference whose mirror run fails as Failed with the run error', async () => {
@@ -168,76 +251,50 @@ describe('reference grid', () => {
   });
 });
 
+describe('a server without an AI model', () => {
+  const ready = () => [
+    { ...toReferenceItem(bakery), cloneStatus: 'completed' as const, cloneId: 'ref-1' },
+  ];
+  const unavailable = {
+    'GET /domains/ai-rewrite-pricing': { body: { amount: 200, currency: 'usd', available: false } },
+  };
+
+  it.each(['free', 'pro'] as const)(
+    'offers %s users no price and no rewrite, but customizing with instructions',
+    async (plan) => {
+      renderGrid(plan, unavailable, ready());
+      const link = await card('Crumb & Co Bakery').findByRole('link', {
+        name: 'Customize with instructions',
+      });
+      expect(link.getAttribute('href')).toBe('/dashboard/site/ref-1');
+      expect(
+        card('Crumb & Co Bakery').getByText(
+          'AI rewrites are not available yet. Ask the site operator to connect an AI model.',
+        ),
+      ).toBeTruthy();
+      expect(card('Crumb & Co Bakery').queryByRole('button', { name: /AI Rewrite/ })).toBeNull();
+      expect(card('Crumb & Co Bakery').queryByText(/\$2/)).toBeNull();
+      expect(document.body.textContent).not.toMatch(/AI_|BASE_URL/);
+    },
+  );
+});
+
 describe('reference thumbnails', () => {
-  it('falls back from a broken screenshot to the live preview', async () => {
-    renderGrid('pro', {});
+  // The thumbnail's own states (polling, live frame, placeholder) are in reference-thumbnail.test.
+  it('shows the screenshots the search answered, and polls for the missing ones', async () => {
+    renderGrid('pro', {
+      [`GET /domains/screenshot?url=${encodeURIComponent('https://crumb.example/')}`]: {
+        body: { status: 'ready', screenshot: '/api/screenshots/crumb.jpg', frameable: false },
+      },
+    });
     const image = card('Loaf Lab').getByRole('img', { name: 'Screenshot of Loaf Lab' });
     expect(image.getAttribute('src')).toBe('/api/screenshots/loaf.jpg');
-    fireEvent.error(image);
-    const frame = card('Loaf Lab').getByTitle('Preview of Loaf Lab');
-    expect(frame.getAttribute('src')).toBe('https://loaf.example/');
-    expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
-  });
-
-  /** The live preview of the first card never loads (jsdom loads no frames). */
-  function renderWithDeadPreview(routes: Routes) {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    renderGrid('pro', routes);
-    act(() => vi.advanceTimersByTime(PREVIEW_LOAD_TIMEOUT_MS - 1));
-    expect(card('Crumb & Co Bakery').getByTitle('Preview of Crumb & Co Bakery')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(1));
-    vi.useRealTimers();
-  }
-
-  it('keeps a live preview that loaded', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    renderGrid('pro', {});
-    fireEvent.load(card('Crumb & Co Bakery').getByTitle('Preview of Crumb & Co Bakery'));
-    act(() => vi.advanceTimersByTime(PREVIEW_LOAD_TIMEOUT_MS * 2));
-    expect(card('Crumb & Co Bakery').getByTitle('Preview of Crumb & Co Bakery')).toBeTruthy();
-    expect(
-      card('Crumb & Co Bakery').queryByRole('button', { name: 'Try to Get Screenshot' }),
-    ).toBeNull();
-  });
-
-  it("offers 'Try to Get Screenshot' when the preview fails, and shows the new screenshot", async () => {
-    renderWithDeadPreview({
-      'POST /domains/screenshot': {
-        body: { success: true, screenshot: '/api/screenshots/crumb.jpg' },
-      },
-    });
-    fireEvent.click(
-      card('Crumb & Co Bakery').getByRole('button', { name: 'Try to Get Screenshot' }),
-    );
-    const image = await card('Crumb & Co Bakery').findByRole('img', {
+    const polled = await card('Crumb & Co Bakery').findByRole('img', {
       name: 'Screenshot of Crumb & Co Bakery',
     });
-    expect(image.getAttribute('src')).toBe('/api/screenshots/crumb.jpg');
-    expect(calls('POST', '/domains/screenshot')[0]?.body).toEqual({
-      url: 'https://crumb.example/',
-    });
-  });
-
-  it('keeps the button and tells why when no screenshot could be made', async () => {
-    renderWithDeadPreview({
-      'POST /domains/screenshot': {
-        status: 504,
-        body: { message: 'Failed to generate screenshot: the website took too long to load.' },
-      },
-    });
-    fireEvent.click(
-      card('Crumb & Co Bakery').getByRole('button', { name: 'Try to Get Screenshot' }),
-    );
-    await waitFor(() =>
-      expect(toasts()).toContain('Failed to generate screenshot: the website took too long'),
-    );
-    expect(
-      (
-        card('Crumb & Co Bakery').getByRole('button', {
-          name: 'Try to Get Screenshot',
-        }) as HTMLButtonElement
-      ).disabled,
-    ).toBe(false);
+    expect(polled.getAttribute('src')).toBe('/api/screenshots/crumb.jpg');
+    // Neither site allows framing: no live frame anywhere.
+    expect(document.querySelector('iframe')).toBeNull();
   });
 });
 
@@ -424,7 +481,7 @@ describe('AI rewrite', () => {
       fireEvent.click(form.getByRole('button', { name: 'Pay $2' }));
     }
 
-    it('opens the checkout, pays with the test card, then runs the rewrite', async () => {
+    it('opens the checkout, pays with the test card, then runs the rewrite with instructions', async () => {
       renderGrid(
         'free',
         paymentRoutes({
@@ -439,6 +496,12 @@ describe('AI rewrite', () => {
       const panel = within(
         await screen.findByRole('region', { name: 'AI rewrite of Crumb & Co Bakery' }),
       );
+      // Paid: the panel waits for the owner's instructions before the rewrite starts.
+      expect(calls('POST', '/domains/clone-with-ai')).toEqual([]);
+      fireEvent.change(panel.getByLabelText('Extra instructions (optional)'), {
+        target: { value: 'make it cosy' },
+      });
+      fireEvent.click(panel.getByRole('button', { name: 'Start AI rewrite' }));
       await panel.findByText('Review the draft', {}, { timeout: 3_000 });
       expect(screen.queryByRole('dialog', { name: 'AI Website Rewrite' })).toBeNull();
       expect(calls('POST', '/payments/ai-rewrite')[0]?.body).toEqual({
@@ -449,11 +512,15 @@ describe('AI rewrite', () => {
         sourceUrl: 'https://crumb.example/',
         cloneId: 'ref-1',
         originalIdea: IDEA,
-        aiInstructions: '',
+        aiInstructions: 'make it cosy',
         rewriteWithAI: true,
         customizations: {},
       });
-      await waitFor(() => expect(toasts()).toContain('Payment received. Starting the AI rewrite.'));
+      await waitFor(() =>
+        expect(toasts()).toContain(
+          'Payment received. Add instructions if you like, then start the AI rewrite.',
+        ),
+      );
       // The site's rewrite is paid: the card offers the rewrite without a price now.
       expect(card('Crumb & Co Bakery').getByRole('button', { name: 'AI Rewrite' })).toBeTruthy();
     });
@@ -490,11 +557,12 @@ describe('AI rewrite', () => {
       const confirm = await screen.findByRole('alertdialog', { name: 'Confirm payment' });
       expect(calls('POST', '/domains/clone-with-ai')).toEqual([]);
       fireEvent.click(within(confirm).getByRole('button', { name: 'Complete' }));
-      await screen.findByRole('region', { name: 'AI rewrite of Crumb & Co Bakery' });
+      const panel = await screen.findByRole('region', { name: 'AI rewrite of Crumb & Co Bakery' });
       expect(calls('POST', '/payments/test/confirm')[0]?.body).toEqual({
         clientSecret: 'pi_2_secret_y',
         approve: true,
       });
+      fireEvent.click(within(panel).getByRole('button', { name: 'Start AI rewrite' }));
       await waitFor(() => expect(calls('POST', '/domains/clone-with-ai')).toHaveLength(1));
     });
   });

@@ -1,11 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
+import { getPlan, type CloneRecord } from '@mirror/contract';
 import { CheckoutDialog } from '../../../components/payments/checkout-dialog';
 import { isPaidUser, useAuth } from '../../../lib/auth-context';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
+import { getDomains } from '../../dashboard/api/get-domains';
+import { deleteSite } from '../../sites/api/site-api';
 import { payRewrite } from '../api/pay-rewrite';
 import { useRewritePricing } from '../hooks/use-rewrite-pricing';
 import { formatPrice, type ReferenceItem } from '../utils/reference-item';
+import { MirrorSlotsDialog } from './mirror-slots-dialog';
 import { ReferenceCard } from './reference-card';
 import { RewritePanel } from './rewrite-panel';
 import './ideas.css';
@@ -31,16 +35,23 @@ export function IdeaResults({
   const { t, locale } = useI18n();
   const { user } = useAuth();
   const paid = isPaidUser(user);
-  // Asked once the user is known: paid plans never see a price.
-  const pricing = useRewritePricing(user !== null && !paid);
+  // Asked once the user is known: paid plans never see a price, but everyone learns whether the
+  // server can rewrite at all (without an AI model it cannot, and nothing is offered for money).
+  const pricing = useRewritePricing(user !== null);
   const price = formatPrice(locale, pricing.amount, pricing.currency);
+  /** Every mirror slot of the plan is in use: the choice shown instead of a failed selection. */
+  const [slots, setSlots] = useState<{
+    title: string;
+    limit: number;
+    sites: CloneRecord[];
+    resolve: (go: boolean) => void;
+  } | null>(null);
   const [rewriteUrl, setRewriteUrl] = useState<string | null>(null);
   const [rewriteBusy, setRewriteBusy] = useState(false);
   /** Sites whose one-off rewrite was paid on this page: they rewrite like a paid plan. */
   const [paidSites, setPaidSites] = useState<ReadonlySet<string>>(new Set());
   /** The reference whose rewrite is at the checkout; once paid, its rewrite starts at once. */
   const [checkoutUrl, setCheckoutUrl] = useState<string | null>(null);
-  const [autoStartUrl, setAutoStartUrl] = useState<string | null>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -54,7 +65,6 @@ export function IdeaResults({
 
   const handleRewrite = (item: ReferenceItem) => {
     if (mayRewriteFree(item)) {
-      setAutoStartUrl(null);
       setRewriteUrl(item.url);
     } else if (user !== null && canPay) {
       setCheckoutUrl(item.url);
@@ -64,9 +74,34 @@ export function IdeaResults({
   const handlePaid = (item: ReferenceItem & { cloneId: string }) => {
     setPaidSites((current) => new Set(current).add(item.cloneId));
     setCheckoutUrl(null);
-    notify.success(t('ideas.payment.paid'));
-    setAutoStartUrl(item.url);
+    // The rewrite panel opens with its instructions field: the owner's instructions go with it.
+    notify.success(t('ideas.payment.paidReady'));
     setRewriteUrl(item.url);
+  };
+
+  /**
+   * Before a reference is mirrored into the account: with every slot of the plan in use, the user
+   * chooses to replace one of their sites or to upgrade, instead of a selection that fails.
+   */
+  const beforeSelect = async (item: ReferenceItem): Promise<boolean> => {
+    if (!user) return true;
+    const limit = getPlan(user.plan).limits.mirrors;
+    if (limit === null) return true;
+    let sites: CloneRecord[];
+    try {
+      sites = (await getDomains()).sites;
+    } catch {
+      return true; // The server still checks the limit.
+    }
+    if (sites.length < limit) return true;
+    return new Promise<boolean>((resolve) =>
+      setSlots({ title: item.title, limit, sites, resolve }),
+    );
+  };
+
+  const closeSlots = (go: boolean) => {
+    slots?.resolve(go);
+    setSlots(null);
   };
 
   return (
@@ -92,6 +127,8 @@ export function IdeaResults({
                 canPay={user !== null && canPay}
                 price={price}
                 rewriteDisabled={rewriteBusy}
+                rewriteAvailable={pricing.available}
+                beforeSelect={() => beforeSelect(item)}
                 onChange={(patch) => onUpdate(item.url, patch)}
                 onRewrite={() => handleRewrite(item)}
               />
@@ -106,8 +143,20 @@ export function IdeaResults({
           reference={target}
           cloneId={target.cloneId}
           idea={idea}
-          autoStart={autoStartUrl === target.url}
           onBusyChange={setRewriteBusy}
+        />
+      )}
+
+      {slots && (
+        <MirrorSlotsDialog
+          title={slots.title}
+          limit={slots.limit}
+          sites={slots.sites}
+          onReplace={async (site) => {
+            await deleteSite(site.id);
+            closeSlots(true);
+          }}
+          onClose={() => closeSlots(false)}
         />
       )}
 

@@ -8,6 +8,7 @@ import { translateProgressText } from '../../../lib/clone-status';
 import { displayUrl } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
+import { remirrorSite } from '../../sites/api/site-api';
 import { cloneReference } from '../api/clone-reference';
 import { canSelectReference, type ReferenceItem } from '../utils/reference-item';
 import { ReferenceThumbnail } from './reference-thumbnail';
@@ -25,6 +26,16 @@ interface ReferenceCardProps {
   price: string;
   /** Another rewrite is running. */
   rewriteDisabled: boolean;
+  /**
+   * The server can rewrite (an AI model is connected). When it cannot, no price or rewrite button
+   * is shown: customizing the copy with instructions is offered instead.
+   */
+  rewriteAvailable?: boolean;
+  /**
+   * Asked before a new mirror is made in the account; resolves false when the user chose not to
+   * go on (every mirror slot is in use and they neither replaced a site nor stayed).
+   */
+  beforeSelect?: () => Promise<boolean>;
   onChange: (patch: Partial<ReferenceItem>) => void;
   onRewrite: () => void;
 }
@@ -39,6 +50,8 @@ export function ReferenceCard({
   canPay,
   price,
   rewriteDisabled,
+  rewriteAvailable = true,
+  beforeSelect,
   onChange,
   onRewrite,
 }: ReferenceCardProps) {
@@ -62,9 +75,13 @@ export function ReferenceCard({
   const handleSelect = async () => {
     if (!canSelectReference(item) || starting) return;
     setStarting(true);
-    onChange({ cloneStatus: 'cloning' });
     try {
-      const record = await cloneReference(item.url);
+      // A failed clone is tried again in the same site (no new mirror slot); a new one needs room.
+      if (!item.cloneId && beforeSelect && !(await beforeSelect())) return;
+      onChange({ cloneStatus: 'cloning' });
+      const record = item.cloneId
+        ? await remirrorSite(item.cloneId)
+        : await cloneReference(item.url);
       onChange({ cloneId: record.id });
       polling.start(record.id);
     } catch (error) {
@@ -127,10 +144,15 @@ export function ReferenceCard({
               disabled={!canSelectReference(item) || starting}
               onClick={() => void handleSelect()}
             >
-              {t('ideas.card.select')}
+              {item.cloneStatus === 'failed' ? t('ideas.card.retry') : t('ideas.card.select')}
             </button>
           )}
-          {item.cloneStatus === 'completed' && (
+          {item.cloneStatus === 'completed' && !rewriteAvailable && item.cloneId && (
+            <Link className="button button-primary" to={paths.site.getHref(item.cloneId)}>
+              {t('ideas.card.customize')}
+            </Link>
+          )}
+          {item.cloneStatus === 'completed' && rewriteAvailable && (
             <button
               type="button"
               className="button button-primary"
@@ -142,7 +164,10 @@ export function ReferenceCard({
             </button>
           )}
         </div>
-        {item.cloneStatus === 'completed' && !paid && (
+        {item.cloneStatus === 'completed' && !rewriteAvailable && (
+          <p className="reference-note">{t('ideas.card.rewriteUnavailable')}</p>
+        )}
+        {item.cloneStatus === 'completed' && rewriteAvailable && !paid && (
           <p id={`${titleId}-pay`} className="reference-note">
             {mayRewrite
               ? t('ideas.card.payNote', { price })

@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
-import { SiteFrame } from '../../../components/mirror/site-frame';
-import { VersionChanges } from '../../../components/mirror/version-changes';
+import { DraftReview } from '../../../components/mirror/draft-review';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useI18n } from '../../../lib/i18n';
@@ -130,35 +129,25 @@ export function RewritePanel({
 
       {reviewing && run.draft && (
         <div className="rewrite-review" data-testid="rewrite-draft">
-          <h4 className="rewrite-subtitle">{t('ideas.rewrite.reviewTitle')}</h4>
-          <p className="rewrite-hint">{t('ideas.rewrite.reviewHint')}</p>
-          <VersionChanges changes={run.draft.changes} unparsed={run.draft.unparsed} />
-          {run.draft.previewUrl && <SiteFrame url={run.draft.previewUrl} />}
-          {run.error && (
-            <p className="alert alert-error" role="alert">
-              {run.error}
-            </p>
-          )}
-          <div className="rewrite-actions">
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={run.phase !== 'review'}
-              onClick={() => void run.publish()}
-            >
-              {run.phase === 'publishing' && <Spinner />}
-              {t('ideas.rewrite.publish')}
-            </button>
-            <button
-              type="button"
-              className="button button-outline"
-              disabled={run.phase !== 'review'}
-              onClick={() => void run.discard()}
-            >
-              {run.phase === 'discarding' && <Spinner />}
-              {t('ideas.rewrite.discard')}
-            </button>
-          </div>
+          {/* The same review as a customization's: the draft beside the site it rewrites. */}
+          <DraftReview
+            header={
+              <>
+                <h4 className="rewrite-subtitle">{t('ideas.rewrite.reviewTitle')}</h4>
+                <p className="rewrite-hint">{t('ideas.rewrite.reviewHint')}</p>
+              </>
+            }
+            liveUrl={run.previewUrl}
+            draftUrl={run.draft.previewUrl}
+            changes={run.draft.changes}
+            unparsed={run.draft.unparsed}
+            pending={
+              run.phase === 'publishing' ? 'publish' : run.phase === 'discarding' ? 'discard' : null
+            }
+            error={run.error}
+            onPublish={() => void run.publish()}
+            onDiscard={() => void run.discard()}
+          />
         </div>
       )}
 

@@ -3,11 +3,12 @@ import { makeReference } from '../../../test/fixtures';
 import { canSelectReference, formatPrice, toReferenceItem } from './reference-item';
 
 describe('reference items', () => {
-  it('start without a clone and can be selected only then', () => {
+  it('start without a clone and can be selected then, or again after a failed clone', () => {
     const item = toReferenceItem(makeReference());
     expect(item).toMatchObject({ cloneStatus: null, cloneId: null });
     expect(canSelectReference(item)).toBe(true);
-    for (const cloneStatus of ['cloning', 'completed', 'failed'] as const) {
+    expect(canSelectReference({ cloneStatus: 'failed' })).toBe(true);
+    for (const cloneStatus of ['cloning', 'completed'] as const) {
       expect(canSelectReference({ cloneStatus })).toBe(false);
     }
   });

@@ -13,9 +13,12 @@ export function toReferenceItem(reference: ReferenceWebsite): ReferenceItem {
   return { ...reference, cloneStatus: null, cloneId: null };
 }
 
-/** A reference that already has a cloneStatus cannot be selected again (SPEC §4). */
+/**
+ * A reference being cloned or cloned already cannot be selected again (SPEC §4); one whose clone
+ * failed can be tried again.
+ */
 export function canSelectReference(item: Pick<ReferenceItem, 'cloneStatus'>): boolean {
-  return item.cloneStatus === null;
+  return item.cloneStatus === null || item.cloneStatus === 'failed';
 }
 
 /** 200 cents in usd → `$2`; whole amounts without decimals, as the SPEC writes the price. */

@@ -5,12 +5,13 @@ import type {
   CloneStatusResponse,
   Customizations,
   SyncSchedule,
+  Understanding,
 } from '@mirror/contract';
 import { api } from '../../../lib/api-client';
 
 // The site management calls of docs/sites-api.md, all owner-only. The version calls are shared
 // with the idea flow's draft review.
-export { discardVersion, getVersions, publishVersion } from '../../../lib/site-versions';
+export { discardVersion, getVersions, publishVersion, undoEdit } from '../../../lib/site-versions';
 
 const site = (id: string) => `/domains/clone/${encodeURIComponent(id)}`;
 
@@ -39,13 +40,22 @@ export function remirrorSite(id: string): Promise<CloneRecord> {
 
 /**
  * Applies a customization plan to the live version as a new version, made by a job whose progress
- * the status call reports; the result is published when it completes.
+ * the status call reports; the result is a draft to review, published only when the owner says so.
  */
 export function customizeSite(id: string, customizations: Customizations) {
   return api.put<CloneStatusResponse>(
     `${site(id)}/customize`,
     { customizations, regenerate: true },
     { defaultMessage: 'Customization update failed' },
+  );
+}
+
+/** What instructions would change ("I will: …"), before anything is applied. */
+export function understandInstructions(id: string, instructions: string) {
+  return api.post<Understanding>(
+    `${site(id)}/customize/understand`,
+    { instructions },
+    { defaultMessage: 'Could not read the instructions' },
   );
 }
 

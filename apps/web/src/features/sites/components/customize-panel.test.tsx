@@ -20,10 +20,22 @@ const customized = makeVersion({
   number: 2,
   isLive: true,
   kind: 'customize',
+  edits: [
+    { index: 0, description: 'Replaces "Acme" with "Globex"' },
+    { index: 1, description: 'Changes the main colour to #00aa77' },
+  ],
   changes: ['Replaced "Acme" with "Globex" (3 places)', 'Primary color set to #00aa77'],
   unparsed: ['make it pop'],
   instructions: "replace 'Acme' with 'Globex', change the primary color to #0a7, make it pop",
   createdAt: '2025-01-11T09:00:00.000Z',
+});
+
+/** The same customization before it is published: a draft on its own preview host. */
+const draft = makeVersion({
+  ...customized,
+  isLive: false,
+  draft: true,
+  previewUrl: 'http://v-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.localhost:8181/',
 });
 
 beforeAll(async () => {
@@ -81,7 +93,7 @@ describe('AI customization on the site page', () => {
     expect(calls('PUT', '/domains/clone/s1/customize')).toEqual([]);
   });
 
-  it('applies instructions as a new version and shows what changed and what was not understood', async () => {
+  it('makes a draft of the instructions and reviews it beside the live site, then publishes it', async () => {
     const panel = await renderSite({
       'PUT /domains/clone/s1/customize': () => {
         site = {
@@ -99,16 +111,41 @@ describe('AI customization on the site page', () => {
         };
       },
       'GET /domains/clone/s1/status': () => {
-        site = { ...site, status: 'completed', liveVersionId: 'v2', progress: 1 };
-        versions = [customized, { ...versions[0]!, isLive: false }];
+        // Draft first: the live version does not change.
+        site = { ...site, status: 'completed', progress: 1 };
+        versions = [draft, versions[0]!];
         return {
-          body: makeStatus('completed', { id: 's1', currentStatus: 'customization applied' }),
+          body: makeStatus('completed', { id: 's1', currentStatus: 'draft ready for review' }),
         };
+      },
+      'POST /domains/clone/s1/versions/v2/publish': () => {
+        site = { ...site, liveVersionId: 'v2' };
+        versions = [customized, { ...versions[1]!, isLive: false }];
+        return { body: site };
+      },
+      'POST /domains/clone/s1/customize/understand': {
+        body: {
+          byModel: false,
+          willDo: ['Replace "Acme" with "Globex" everywhere', 'Set the main colour to #00aa77'],
+          notUnderstood: [],
+        },
       },
     });
     const text = "replace 'Acme' with 'Globex', change the primary color to #0a7, make it pop";
     fireEvent.change(panel.getByLabelText('Instructions'), { target: { value: ` ${text} ` } });
     fireEvent.click(panel.getByRole('button', { name: 'Apply Customizations' }));
+    // First what will happen, in plain words; nothing is made until the owner confirms.
+    const understood = within(await panel.findByTestId('customize-understood'));
+    expect(understood.getByText('I will:')).toBeTruthy();
+    expect(understood.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Replace "Acme" with "Globex" everywhere',
+      'Set the main colour to #00aa77',
+    ]);
+    expect(calls('POST', '/domains/clone/s1/customize/understand')[0]?.body).toEqual({
+      instructions: text,
+    });
+    expect(calls('PUT', '/domains/clone/s1/customize')).toEqual([]);
+    fireEvent.click(panel.getByRole('button', { name: 'Make the draft' }));
 
     await panel.findByText('preparing customization');
     expect(calls('PUT', '/domains/clone/s1/customize')[0]?.body).toEqual({
@@ -117,25 +154,154 @@ describe('AI customization on the site page', () => {
     });
 
     const result = within(await screen.findByTestId('customize-result', {}, { timeout: 10_000 }));
-    expect(
-      within(result.getByRole('list', { name: 'What changed' }))
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual(customized.changes);
-    expect(result.getByRole('note').textContent).toBe('I did not understand: make it pop');
-    await waitFor(() => expect(toasts()).toContain('Customizations applied successfully!'));
+    expect(result.getByRole('status').textContent).toContain(
+      'Your draft is ready for review. Nothing changed on the live site yet.',
+    );
+    expect(result.getByRole('link', { name: 'Review the draft' }).getAttribute('href')).toBe(
+      '#draft-review',
+    );
+    await waitFor(() =>
+      expect(toasts()).toContain(
+        'Your draft is ready for review. Nothing changed on the live site yet.',
+      ),
+    );
     expect(toasts()).not.toContain('mirror created successfully');
 
-    // The history lists the applied plan, live, with its instructions.
+    // The review: the draft's preview beside the live site, each edit in plain words.
+    const review = within(screen.getByTestId('draft-review'));
+    const frames = [...document.querySelectorAll<HTMLIFrameElement>('.draft-frame-iframe')];
+    expect(frames.map((f) => f.getAttribute('src'))).toEqual([draft.previewUrl, site.previewUrl]);
+    expect(
+      review.getAllByRole('listitem').map((li) => li.querySelector('span')?.textContent),
+    ).toEqual(customized.edits.map((e) => e.description));
+    expect(review.getByRole('note').textContent).toBe('I did not understand: make it pop');
     const row = within(panel.getByTestId('plan-row'));
-    expect(row.getByText('Customization')).toBeTruthy();
-    expect(row.getByText('Live')).toBeTruthy();
+    expect(row.getByText('Draft')).toBeTruthy();
+    expect(row.queryByText('Live')).toBeNull();
     expect(row.getByText(`Instructions: ${text}`)).toBeTruthy();
+
+    fireEvent.click(review.getByRole('button', { name: 'Publish' }));
+    await waitFor(() => expect(toasts()).toContain('Draft published. Your site is updated.'));
+    expect(calls('POST', '/domains/clone/s1/versions/v2/publish')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByTestId('draft-review')).toBeNull());
+    // The history lists the applied plan, live now.
+    expect(within(panel.getByTestId('plan-row')).getByText('Live')).toBeTruthy();
+  });
+
+  it('names the parts it cannot read, offers a phrasing it can, and makes nothing until they are fixed', async () => {
+    let understandCalls = 0;
+    const panel = await renderSite({
+      'POST /domains/clone/s1/customize/understand': () => {
+        understandCalls++;
+        return {
+          body:
+            understandCalls === 1
+              ? {
+                  byModel: false,
+                  willDo: ['Replace "Acme" with "Globex" everywhere'],
+                  notUnderstood: [
+                    { part: 'make the logo sparkle', suggestion: 'Set the main colour to gold' },
+                  ],
+                }
+              : {
+                  byModel: false,
+                  willDo: [
+                    'Replace "Acme" with "Globex" everywhere',
+                    'Set the main colour to gold',
+                  ],
+                  notUnderstood: [],
+                },
+        };
+      },
+    });
+    const field = panel.getByLabelText<HTMLTextAreaElement>('Instructions');
+    fireEvent.change(field, {
+      target: { value: "replace 'Acme' with 'Globex' and make the logo sparkle" },
+    });
+    fireEvent.click(panel.getByRole('button', { name: 'Apply Customizations' }));
+    const understood = within(await panel.findByTestId('customize-understood'));
+    expect(
+      understood.getByText(
+        'I could not understand these parts. Nothing is changed until they are rephrased:',
+      ),
+    ).toBeTruthy();
+    expect(panel.getByRole<HTMLButtonElement>('button', { name: 'Make the draft' }).disabled).toBe(
+      true,
+    );
+    fireEvent.click(understood.getByRole('button', { name: '“Set the main colour to gold”' }));
+    expect(field.value).toBe("replace 'Acme' with 'Globex' and Set the main colour to gold");
+    fireEvent.click(panel.getByRole('button', { name: 'Apply Customizations' }));
+    await waitFor(() => expect(understandCalls).toBe(2));
+    expect(
+      await panel.findByRole<HTMLButtonElement>('button', { name: 'Make the draft' }),
+    ).toHaveProperty('disabled', false);
+    expect(calls('PUT', '/domains/clone/s1/customize')).toEqual([]);
+  });
+
+  it('undoes one edit of the draft: a new draft without it replaces the review', async () => {
+    versions = [draft, makeVersion({ id: 'v1', number: 1, isLive: true })];
+    const rest = makeVersion({
+      ...draft,
+      id: 'v3',
+      number: 3,
+      previewUrl: 'http://v-cccccccccccccccccccccccccccccccc.localhost:8181/',
+      edits: [{ index: 0, description: 'Replaces "Acme" with "Globex"' }],
+      changes: ['Replaced "Acme" with "Globex" (3 places)'],
+    });
+    await renderSite({
+      'POST /domains/clone/s1/versions/v2/undo': () => {
+        site = { ...site, status: 'pending', currentStatus: 'preparing customization' };
+        return {
+          status: 202,
+          body: makeStatus('pending', { id: 's1', currentStatus: 'preparing customization' }),
+        };
+      },
+      'GET /domains/clone/s1/status': () => {
+        site = { ...site, status: 'completed', progress: 1 };
+        versions = [rest, versions[1]!];
+        return {
+          body: makeStatus('completed', { id: 's1', currentStatus: 'draft ready for review' }),
+        };
+      },
+    });
+    const review = within(screen.getByTestId('draft-review'));
+    fireEvent.click(
+      review.getByRole('button', { name: 'Undo: Changes the main colour to #00aa77' }),
+    );
+    await waitFor(() =>
+      expect(calls('POST', '/domains/clone/s1/versions/v2/undo')).toHaveLength(1),
+    );
+    expect(calls('POST', '/domains/clone/s1/versions/v2/undo')[0]?.body).toEqual({ index: 1 });
+    await waitFor(
+      () =>
+        expect(document.querySelector('.draft-frame-iframe')?.getAttribute('src')).toBe(
+          rest.previewUrl,
+        ),
+      { timeout: 10_000 },
+    );
+    const after = within(screen.getByTestId('draft-review'));
+    expect(after.getAllByRole('button', { name: /^Undo: / })).toHaveLength(1);
+  });
+
+  it('discards the draft from the review; the live site stays', async () => {
+    versions = [draft, makeVersion({ id: 'v1', number: 1, isLive: true })];
+    await renderSite({
+      'DELETE /domains/clone/s1/versions/v2': () => {
+        versions = [makeVersion({ id: 'v1', number: 1, isLive: true })];
+        return { body: { success: true, message: 'Draft discarded.' } };
+      },
+    });
+    fireEvent.click(
+      within(screen.getByTestId('draft-review')).getByRole('button', { name: 'Discard' }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('draft-review')).toBeNull());
+    expect(calls('DELETE', '/domains/clone/s1/versions/v2')).toHaveLength(1);
+    expect(toasts()).toContain('Draft discarded. Your site did not change.');
   });
 
   it('says so when the customization fails', async () => {
     const panel = await renderSite({
-      'PUT /domains/clone/s1/customize': {
+      'POST /domains/clone/s1/customize/understand': {
         status: 409,
         body: { message: 'This site is busy with another run. Please wait for it to finish.' },
       },

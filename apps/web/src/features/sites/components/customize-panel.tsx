@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { CloneRecord, CloneStatusResponse } from '@mirror/contract';
+import type { CloneRecord, CloneStatusResponse, Understanding } from '@mirror/contract';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
 import { VersionChanges } from '../../../components/mirror/version-changes';
 import { Panel } from '../../../components/ui/panel';
@@ -10,7 +10,8 @@ import { formatDateTime } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
-import { customizeSite, publishVersion } from '../api/site-api';
+import { customizeSite, publishVersion, understandInstructions } from '../api/site-api';
+import { DRAFT_REVIEW_ID } from './site-draft-review';
 
 interface CustomizePanelProps {
   site: CloneRecord;
@@ -25,9 +26,10 @@ const isPlan = (version: SiteVersionDetail) =>
   version.kind === 'customize' || version.kind === 'rewrite';
 
 /**
- * AI customization of the live site (issue 6): instructions become a plan applied as a new,
- * published version. Shows the run, what the plan changed and did not understand, and the history
- * of applied plans with a rollback to the version before each live one.
+ * AI customization of the live site (issue 6): instructions become a plan applied as a new version,
+ * a draft to review (issue 19: the review, full width, is above the page's panels) before it is
+ * published. Shows the run, points to the draft, and the history of plans with a rollback to the
+ * version before each live one.
  */
 export function CustomizePanel({ site, versions, onStarted, onPublished }: CustomizePanelProps) {
   const { t, locale } = useI18n();
@@ -36,6 +38,10 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
   const [touched, setTouched] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [rollingBack, setRollingBack] = useState<string | null>(null);
+  /** What the instructions as last checked will do ("I will: …"); editing them forgets it. */
+  const [understood, setUnderstood] = useState<{ text: string; result: Understanding } | null>(
+    null,
+  );
   /** The newest version number when the last customization started; its result comes after. */
   const [awaitingAfter, setAwaitingAfter] = useState<number | null>(null);
 
@@ -59,7 +65,19 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
     if (text === '' || submitting || running || versions === null) return;
     setSubmitting(true);
     try {
+      // First say what will happen; the draft is made once the owner confirms what was understood.
+      const checked = understood?.text === text ? understood.result : null;
+      if (!checked) {
+        const result = await understandInstructions(site.id, text);
+        if (!result.byModel) {
+          setUnderstood({ text, result });
+          return;
+        }
+      } else if (checked.notUnderstood.length > 0 || checked.willDo.length === 0) {
+        return;
+      }
       const status = await customizeSite(site.id, { instructions: text });
+      setUnderstood(null);
       setAwaitingAfter(newest);
       onStarted(status);
       setInstructions('');
@@ -103,7 +121,10 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
           value={instructions}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${fieldId}-error` : `${fieldId}-hint`}
-          onChange={(event) => setInstructions(event.target.value)}
+          onChange={(event) => {
+            setInstructions(event.target.value);
+            setUnderstood(null);
+          }}
           onBlur={() => setTouched(true)}
         />
         {error ? (
@@ -115,14 +136,31 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
             {hasLive ? t('site.customize.hint') : t('site.customize.needsLive')}
           </p>
         )}
+        {understood && (
+          <UnderstoodInstructions
+            result={understood.result}
+            onUseSuggestion={(part, suggestion) => {
+              const next = instructions.replace(part, suggestion);
+              setInstructions(next);
+              setUnderstood(null);
+            }}
+          />
+        )}
         <button
           type="submit"
           className="button button-primary"
-          disabled={submitting || running || !hasLive || versions === null}
+          disabled={
+            submitting ||
+            running ||
+            !hasLive ||
+            versions === null ||
+            (understood !== null &&
+              (understood.result.notUnderstood.length > 0 || understood.result.willDo.length === 0))
+          }
           aria-busy={submitting || undefined}
         >
           {submitting && <Spinner />}
-          {t('site.customize.apply')}
+          {understood ? t('site.customize.confirm') : t('site.customize.apply')}
         </button>
       </form>
 
@@ -143,6 +181,11 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
           {result.status === 'failed' ? (
             <p className="alert alert-error" role="alert">
               {result.error || t('site.customize.failed')}
+            </p>
+          ) : result.draft ? (
+            <p className="customize-draft" role="status">
+              {t('site.customize.draftReady')}{' '}
+              <a href={`#${DRAFT_REVIEW_ID}`}>{t('site.customize.reviewLink')}</a>
             </p>
           ) : (
             <VersionChanges changes={result.changes} unparsed={result.unparsed} />
@@ -199,5 +242,58 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
         </ol>
       )}
     </Panel>
+  );
+}
+
+/** "I will: …" and the parts not understood, each with a phrasing that would be. */
+function UnderstoodInstructions({
+  result,
+  onUseSuggestion,
+}: {
+  result: Understanding;
+  onUseSuggestion: (part: string, suggestion: string) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="customize-understood" data-testid="customize-understood" role="status">
+      {result.willDo.length > 0 && (
+        <>
+          <p className="customize-subtitle">{t('site.customize.willDo')}</p>
+          <ul>
+            {result.willDo.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {result.notUnderstood.length > 0 && (
+        <div className="alert alert-error">
+          <p>{t('site.customize.notUnderstood')}</p>
+          <ul>
+            {result.notUnderstood.map(({ part, suggestion }) => (
+              <li key={part}>
+                “{part}”
+                {suggestion && (
+                  <>
+                    {' '}
+                    {t('site.customize.tryInstead')}{' '}
+                    <button
+                      type="button"
+                      className="button-link"
+                      onClick={() => onUseSuggestion(part, suggestion)}
+                    >
+                      “{suggestion}”
+                    </button>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {result.willDo.length === 0 && result.notUnderstood.length === 0 && (
+        <p>{t('site.customize.nothingUnderstood')}</p>
+      )}
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useRef, useState, type RefObject } from 'react';
+import { useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { Link, useParams } from 'react-router';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
@@ -13,6 +13,7 @@ import { isRunningStatus } from '../../../lib/clone-status';
 import { useDocumentMeta } from '../../../lib/document-meta';
 import { displayUrl, formatDateTime } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
+import { findDraft } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
 import { remirrorSite } from '../api/site-api';
 import { useSite } from '../hooks/use-site';
@@ -22,6 +23,7 @@ import { CustomDomainsPanel } from './custom-domains-panel';
 import { CustomizePanel } from './customize-panel';
 import { DeleteSite } from './delete-site';
 import { ExportPanel } from './export-panel';
+import { SiteDraftReview } from './site-draft-review';
 import { SyncSchedulePanel } from './sync-schedule-panel';
 import { VersionHistory } from './version-history';
 import './site-page.css';
@@ -31,12 +33,15 @@ export function SitePage() {
   const { id = '' } = useParams();
   // A customization run settles with its own words (SPEC §8), a mirror run with the mirror's.
   const customizingRef = useRef(false);
+  /** A customization just made a draft: the review comes into view. */
+  const [draftMade, setDraftMade] = useState(false);
   const siteState = useSite(id, {
     onRunSettled: (status) => {
       const completed = status.status === 'completed';
       if (customizingRef.current) {
         customizingRef.current = false;
-        if (completed) notify.success(t('site.customize.applied'));
+        setDraftMade(completed);
+        if (completed) notify.success(t('site.customize.draftReady'));
         else notify.error(t('site.customize.failed'));
       } else if (completed) notify.success(t('mirror.progress.completed'));
       else notify.error(t('mirror.progress.failed'));
@@ -70,23 +75,41 @@ export function SitePage() {
       />
     );
   }
-  return <SiteView site={site} siteState={siteState} customizingRef={customizingRef} />;
+  return (
+    <SiteView
+      site={site}
+      siteState={siteState}
+      customizingRef={customizingRef}
+      draftMade={draftMade}
+      setDraftMade={setDraftMade}
+    />
+  );
 }
 
 function SiteView({
   site,
   siteState,
   customizingRef,
+  draftMade,
+  setDraftMade,
 }: {
   site: CloneRecord;
   siteState: ReturnType<typeof useSite>;
   customizingRef: RefObject<boolean>;
+  draftMade: boolean;
+  setDraftMade: Dispatch<SetStateAction<boolean>>;
 }) {
   const { t, locale } = useI18n();
   const [remirroring, setRemirroring] = useState(false);
   const running = isRunningStatus(site.status);
   const hasLive = site.liveVersionId !== null;
   const previewUrl = site.previewUrl;
+  // Draft first (issue 19): the newest draft waits for review above everything else.
+  const draft = siteState.versions ? findDraft(siteState.versions) : undefined;
+  const onPublished = (record: CloneRecord) => {
+    siteState.applyRecord(record);
+    void siteState.refreshVersions();
+  };
 
   const handleRemirror = async () => {
     setRemirroring(true);
@@ -146,6 +169,28 @@ function SiteView({
         </div>
       </header>
 
+      {draft && (
+        <SiteDraftReview
+          key={draft.id}
+          site={site}
+          draft={draft}
+          scrollIntoView={draftMade}
+          onPublished={(record) => {
+            setDraftMade(false);
+            onPublished(record);
+          }}
+          onDiscarded={() => {
+            setDraftMade(false);
+            void siteState.refreshVersions();
+          }}
+          onUndoStarted={(status) => {
+            if (isRunningStatus(status.status)) customizingRef.current = true;
+            else void siteState.refreshVersions();
+            siteState.applyStatus(status);
+          }}
+        />
+      )}
+
       <div className="site-grid">
         <div className="site-main">
           <Panel title={t('site.preview.title')}>
@@ -162,20 +207,14 @@ function SiteView({
               customizingRef.current = true;
               siteState.applyStatus(status);
             }}
-            onPublished={(record) => {
-              siteState.applyRecord(record);
-              void siteState.refreshVersions();
-            }}
+            onPublished={onPublished}
           />
           <VersionHistory
             siteId={site.id}
             liveVersionId={site.liveVersionId}
             versions={siteState.versions}
             error={siteState.versionsError}
-            onPublished={(record) => {
-              siteState.applyRecord(record);
-              void siteState.refreshVersions();
-            }}
+            onPublished={onPublished}
             onDiscarded={() => void siteState.refreshVersions()}
           />
           <CustomDomainsPanel site={site} />

@@ -405,6 +405,39 @@ describe('zip export', () => {
     const exports = () => fs.readdirSync(tmp).filter((name) => name.startsWith('mirror-export-'));
     await expect.poll(exports, { timeout: 10_000 }).toEqual([]);
   });
+
+  it('ends the download, never the process, when a file is gone before the zip reads it', async () => {
+    // What a client that goes away at the wrong moment causes: the folder is removed while the zip
+    // still has files to read. The read error used to be thrown out of the process.
+    const site = await startFixtureSite();
+    cleanups.push(() => site.close());
+    const t = await createTestApp({ ...SERVICE_ENV });
+    cleanups.push(() => t.close());
+    const owner = await signUp(t);
+    const { id } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)?.status).toBe('completed');
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'export-tmp-'));
+    const previousTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    cleanups.push(() => {
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    });
+    const user = await t.app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', owner.userId)
+      .executeTakeFirstOrThrow();
+
+    const zip = await t.app.sitesService.exportZip(user, id);
+    for (const name of fs.readdirSync(tmp)) fs.rmSync(path.join(tmp, name), { recursive: true });
+    const read = async () => {
+      for await (const chunk of zip) void chunk;
+    };
+    await expect(read()).rejects.toThrow(/ENOENT/);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
 });
 
 describe('a killed process', () => {

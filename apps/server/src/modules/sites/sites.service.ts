@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import {
   CLONE_STATUS_TEXTS,
   DEMO_RETENTION_DAYS,
@@ -575,6 +576,13 @@ export function createSitesService(deps: SitesServiceDeps) {
           { timeoutMs: EXPORT_TIMEOUT_MS },
         );
         const zip = new yazl.ZipFile();
+        // A file read after the client went away (its folder already removed) fails: the zip ends
+        // there. Unheard, that error would be thrown out of the process.
+        const output = zip.outputStream as Readable;
+        zip.on('error', (err: Error) => {
+          if (!output.destroyed) output.destroy(err);
+          removeDir();
+        });
         addFolder(zip, dir);
         zip.end();
         zip.outputStream.once('close', removeDir);

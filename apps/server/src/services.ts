@@ -224,19 +224,27 @@ export function createServices(
   // Other processes' sites hosts see a new live version within their host-answer TTL (2 s).
   const sitesHost = options.sitesHost ?? null;
   const onPublished = (siteId: string) => sitesHost?.invalidate(siteId);
+
+  // Periodic work, as scheduled jobs: one run per period across all the processes running jobs.
+  // Answers the job, so it can also be queued at once.
+  const periodic = (name: string, everyMs: number, run: () => Promise<unknown>) => {
+    const definition = defineJob({
+      name,
+      payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+      maxAttempts: 1,
+      backoffMs: 0,
+      handle: async () => {
+        await run();
+      },
+    });
+    jobs.schedule(metrics.instrumentJob(definition), everyMs);
+    return definition;
+  };
+
   // Storage per account, and the collector of blobs nothing refers to any more: every half hour,
   // and soon after a deletion (at most one extra pass a minute).
   const storageService = createStorageService({ db, blobs, log });
-  const sweepJob = defineJob({
-    name: 'storage-sweep',
-    payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
-    maxAttempts: 1,
-    backoffMs: 0,
-    handle: async () => {
-      await storageService.sweep();
-    },
-  });
-  jobs.schedule(metrics.instrumentJob(sweepJob), 30 * 60_000);
+  const sweepJob = periodic('storage-sweep', 30 * 60_000, () => storageService.sweep());
   let sweepAskedAt = 0;
   const afterDeletion = () => {
     if (Date.now() - sweepAskedAt < 60_000) return;
@@ -349,22 +357,6 @@ export function createServices(
     log,
   });
 
-  // Periodic work, as scheduled jobs: one run per period across all the processes running jobs.
-  const periodic = (name: string, everyMs: number, run: () => Promise<unknown>) =>
-    jobs.schedule(
-      metrics.instrumentJob(
-        defineJob({
-          name,
-          payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
-          maxAttempts: 1,
-          backoffMs: 0,
-          handle: async () => {
-            await run();
-          },
-        }),
-      ),
-      everyMs,
-    );
   // Demo retention, claimed-site clean-up and scheduled syncs.
   periodic('site-maintenance', 10 * 60_000, () => sitesService.runMaintenance());
   // Test-mode renewals are due to the minute; the tick also detaches custom domains whose grace

@@ -348,6 +348,19 @@ describe('upkeep', () => {
 });
 
 describe('zip export', () => {
+  /** The export's temporary folder goes to a TMPDIR of the test's own, restored afterwards. */
+  function exportTmpdir(): string {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'export-tmp-'));
+    const previousTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    cleanups.push(() => {
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    });
+    return tmp;
+  }
+
   it('leaves nothing on disk when the client goes away mid-download', async () => {
     // A site whose export is larger than the socket buffers: a 6 MB photo that does not compress.
     const photo = randomBytes(6 * 1024 * 1024);
@@ -370,15 +383,7 @@ describe('zip export', () => {
     const { id } = (await clone(t, { sourceUrl }, owner.headers)).json();
     expect((await pollToEnd(t, id, owner.headers)).at(-1)?.status).toBe('completed');
 
-    // The export's temporary folder goes to a TMPDIR of this test's own.
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'export-tmp-'));
-    const previousTmp = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
-    cleanups.push(() => {
-      if (previousTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = previousTmp;
-      fs.rmSync(tmp, { recursive: true, force: true });
-    });
+    const tmp = exportTmpdir();
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const port = (t.app.server.address() as AddressInfo).port;
     for (let round = 0; round < 3; round++) {
@@ -416,14 +421,7 @@ describe('zip export', () => {
     const owner = await signUp(t);
     const { id } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
     expect((await pollToEnd(t, id, owner.headers)).at(-1)?.status).toBe('completed');
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'export-tmp-'));
-    const previousTmp = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
-    cleanups.push(() => {
-      if (previousTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = previousTmp;
-      fs.rmSync(tmp, { recursive: true, force: true });
-    });
+    const tmp = exportTmpdir();
     const user = await t.app.database.db
       .selectFrom('users')
       .selectAll()

@@ -458,13 +458,19 @@ describe('custom domains beyond the plan', () => {
 });
 
 describe('the one-off AI rewrite payment', () => {
-  it('opens one rewrite: a second one needs a second payment', async () => {
+  /** A free user's mirrored site on a server with a model, and the $2 payment for its rewrite. */
+  async function mirroredForRewrite() {
     const t = await setupWithModel();
     const user = await signUp(t);
     const site = await mirrorSite(t, fixture.url, user.headers);
     const card = await addCard(t, user);
     const pay = () =>
       api(t, user, 'POST', '/payments/ai-rewrite', { cloneId: site.id, paymentMethodId: card });
+    return { t, user, site, pay };
+  }
+
+  it('opens one rewrite: a second one needs a second payment', async () => {
+    const { t, user, site, pay } = await mirroredForRewrite();
 
     expect((await pay()).json()).toMatchObject({ status: 'succeeded' });
     expect((await rewrite(t, user, site.id)).statusCode).toBe(202);
@@ -488,12 +494,7 @@ describe('the one-off AI rewrite payment', () => {
   });
 
   it('gives the payment back when the rewrite run fails', async () => {
-    const t = await setupWithModel();
-    const user = await signUp(t);
-    const site = await mirrorSite(t, fixture.url, user.headers);
-    const card = await addCard(t, user);
-    const pay = () =>
-      api(t, user, 'POST', '/payments/ai-rewrite', { cloneId: site.id, paymentMethodId: card });
+    const { t, user, site, pay } = await mirroredForRewrite();
     expect((await pay()).json()).toMatchObject({ status: 'succeeded' });
     const paid = await paidAt(t, site.id);
 

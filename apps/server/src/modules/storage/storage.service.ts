@@ -90,18 +90,22 @@ export function createStorageService(deps: StorageDeps) {
     }
   }
 
-  return {
-    indexVersion,
+  /** What the owner's sites hold, and what the plan allows. */
+  async function usage(
+    ownerId: string,
+    plan: PlanId,
+  ): Promise<{ usedBytes: number; limitBytes: number }> {
+    await indexPending();
+    return { usedBytes: await usedBytes(db, ownerId), limitBytes: PLAN_STORAGE_BYTES[plan] };
+  }
 
-    /** What the owner's sites hold, and what the plan allows. */
-    async usage(ownerId: string, plan: PlanId): Promise<{ usedBytes: number; limitBytes: number }> {
-      await indexPending();
-      return { usedBytes: await usedBytes(db, ownerId), limitBytes: PLAN_STORAGE_BYTES[plan] };
-    },
+  return {
+
+    usage,
 
     /** Before a run: refused once the owner's storage is used up. */
     async assertRoom(ownerId: string, plan: PlanId): Promise<void> {
-      const { usedBytes: used, limitBytes } = await this.usage(ownerId, plan);
+      const { usedBytes: used, limitBytes } = await usage(ownerId, plan);
       if (used >= limitBytes)
         throw new AppError('storage_full', 403, STORAGE_MESSAGES.full(used, limitBytes));
     },

@@ -100,7 +100,6 @@ export function createStorageService(deps: StorageDeps) {
   }
 
   return {
-
     usage,
 
     /** Before a run: refused once the owner's storage is used up. */

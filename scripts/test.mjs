@@ -6,6 +6,7 @@ const steps = [
   ['format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
   ['lint', 'npx', ['eslint', '--max-warnings', '0', '.']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['docs links', 'node', ['scripts/check-docs.mjs']],
   ['build', 'npm', ['run', '--silent', 'build']],
   ['bundle budget', 'node', ['scripts/check-budget.mjs']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],

@@ -106,7 +106,7 @@ describe('claiming demo sites after signing in', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
 
     expect(
-      await screen.findByText('Account created successfully! Welcome to the product.'),
+      await screen.findByText('Account created successfully! Welcome to Mirror.'),
     ).toBeTruthy();
     expect(await screen.findByText('Claimed 2 demo sites.')).toBeTruthy();
     await waitFor(() => expect(window.localStorage.getItem(STORAGE_KEYS.demoSites)).toBeNull());

@@ -1,14 +1,7 @@
 import { useI18n } from '../../../lib/i18n';
 
-/** Invented customer names standing for the kinds of teams that use Mirror. */
-const CUSTOMERS = [
-  'Atlas Studio',
-  'Bright Harbor',
-  'Cedar Labs',
-  'Kite Commerce',
-  'Juniper Media',
-  'Orbit Agency',
-] as const;
+/** The kinds of sites Mirror copies: a true strip in place of customer logos we could not show. */
+const KINDS = ['blogs', 'shops', 'portfolios', 'docs', 'landing', 'local'] as const;
 
 export function TrustedBy() {
   const { t } = useI18n();
@@ -18,11 +11,9 @@ export function TrustedBy() {
         <h2 id="trusted-title" className="trusted-title">
           {t('trustedBy.title')}
         </h2>
-        <ul className="trusted-logos">
-          {CUSTOMERS.map((name) => (
-            <li key={name} lang="en">
-              {name}
-            </li>
+        <ul className="trusted-kinds">
+          {KINDS.map((kind) => (
+            <li key={kind}>{t(`trustedBy.kinds.${kind}`)}</li>
           ))}
         </ul>
       </div>

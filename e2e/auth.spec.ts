@@ -184,7 +184,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test('deleting the account takes two confirmations and ends the account', async ({
+  test('deleting the account asks for the password, then two confirmations, and ends the account', async ({
     page,
     request,
   }) => {
@@ -193,16 +193,29 @@ test.describe('accounts', () => {
     await page.goto('/settings');
     await expect(page).toHaveTitle(en('meta.settings.title'));
     const deleteButton = page.getByRole('button', { name: en('settings.danger.delete') });
+    const passwordStep = page.getByRole('dialog', { name: en('settings.danger.passwordTitle') });
+    const first = page.getByRole('alertdialog', { name: en('settings.danger.confirmTitle') });
+    const last = page.getByRole('alertdialog', { name: en('settings.danger.lastTitle') });
+    const answerPassword = async (password: string) => {
+      await passwordStep.getByLabel(en('settings.danger.password')).fill(password);
+      await passwordStep.getByRole('button', { name: en('settings.danger.continue') }).click();
+    };
 
     await deleteButton.click();
-    const first = page.getByRole('alertdialog', { name: en('settings.danger.confirmTitle') });
+    await answerPassword(mary.password);
     await first.getByRole('button', { name: en('settings.danger.keep') }).click();
     await expect(page.getByText(en('settings.danger.cancelled'))).toBeVisible();
     await expect(first).toBeHidden();
 
+    // A wrong password deletes nothing and asks again.
     await deleteButton.click();
+    await answerPassword('not-my-password');
     await first.getByRole('button', { name: en('settings.danger.delete') }).click();
-    const last = page.getByRole('alertdialog', { name: en('settings.danger.lastTitle') });
+    await last.getByRole('button', { name: en('settings.danger.deleteForever') }).click();
+    await expect(passwordStep).toContainText(en('settings.danger.passwordWrong'));
+
+    await answerPassword(mary.password);
+    await first.getByRole('button', { name: en('settings.danger.delete') }).click();
     await expect(last).toContainText(
       'Seriously, this is your last chance. Confirm account deletion?',
     );

@@ -141,18 +141,47 @@ test.describe('mirroring', () => {
       .getByRole('link', { name: en('nav.dashboard') })
       .click();
     await expect(page).toHaveURL(/\/dashboard$/);
+    // The site is named by its home page's title, with its host beneath.
     const host = new URL(fixture.origin).host;
+    const name = 'Fixture home';
     const row = page.getByTestId('site-row').filter({ hasText: host });
     await expect(row).toHaveCount(1);
+    await expect(row.locator('.site-row-name')).toHaveText(name);
+    await expect(row.locator('.site-row-host')).toHaveText(host);
     await expect(row.getByText(en('mirror.status.completed'), { exact: true })).toBeVisible();
     await expect(page.getByTestId('stat-sites')).toContainText('1');
     await expect(page.getByTestId('plan-usage')).toHaveText('Usage: 1 / 1');
     await expect(
-      page.getByRole('link', { name: `${en('dashboard.sites.preview')} ${host}` }),
+      page.getByRole('link', { name: `${en('dashboard.sites.preview')} ${name}` }),
     ).toHaveAttribute('href', previewUrl);
-    await row.getByRole('link', { name: `${en('dashboard.sites.manage')} ${host}` }).click();
+    await row.getByRole('link', { name: `${en('dashboard.sites.manage')} ${name}` }).click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/site/${demoIds[0]}$`));
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(host);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await expect(page.locator('.site-page-host')).toHaveText(host);
+    await expect(page).toHaveTitle(`Site ${name} | Mirror`);
+  });
+
+  test('a mirror that cannot be made says why once, in plain words, with the detail on request', async ({
+    page,
+  }) => {
+    // https:// to a server that speaks plain HTTP: OpenSSL answers "wrong version number".
+    const secure = fixture.origin.replace('http://', 'https://');
+    await page.goto('/');
+    await page.getByLabel(en('hero.url.label')).fill(secure);
+    await page.getByRole('button', { name: en('hero.url.submitGuest') }).click();
+
+    const panel = page.getByRole('region', { name: en('hero.panel.title') });
+    const plain = en('mirror.failure.kinds.tls');
+    await expect(panel.getByText(plain)).toBeVisible({ timeout: RUN_TIMEOUT });
+    await expect(page.getByText(plain)).toHaveCount(1);
+    await expect(page.getByTestId('mirror-message')).toHaveText(en('mirror.progress.failed'));
+    await expect(page.getByText(/SSL routines/)).toHaveCount(0);
+    await panel.getByRole('button', { name: en('mirror.failure.details') }).click();
+    await expect(panel.getByText(/SSL routines/)).toBeVisible();
+    // One toast, capitalized.
+    await expect(
+      page.locator('.Toastify__toast', { hasText: en('toasts.mirrorFailed') }),
+    ).toHaveCount(1);
   });
 
   test('a signed-in user re-mirrors on the site page and rolls back to the first version', async ({

@@ -17,6 +17,11 @@ import { pino, type Logger } from 'pino';
 import { z } from 'zod';
 import type { Config } from './config/env.js';
 import { createSitesHost, type SitesHost } from './hosting/sites-host.js';
+import {
+  createAnalyticsService,
+  type AnalyticsService,
+} from './modules/analytics/analytics.service.js';
+import { createVisitRecorder } from './modules/analytics/visit-recorder.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { createAiProviders } from './modules/customize/ai-provider.js';
 import { createCustomizeSiteJob } from './modules/customize/customize-site.job.js';
@@ -152,11 +157,15 @@ export async function createPlatform(
 /** The sites host of this process: subdomains, custom and parked domains. */
 export function createSitesHostOf(platform: Platform): SitesHost {
   const { database, config, log, domainRegistry } = platform;
+  // Counts in memory, written every few seconds and when the process closes.
+  const visits = createVisitRecorder({ db: database.db, trustProxy: config.trustProxy, log });
+  platform.onClose(() => visits.close());
   const parkingPages = createParkingPages({
     db: database.db,
     limiter: platform.limiter,
     mailer: platform.mailer,
     config,
+    visits,
   });
   domainRegistry.onChange(() => parkingPages.invalidate());
   const sitesHost = createSitesHost({
@@ -166,9 +175,9 @@ export function createSitesHostOf(platform: Platform): SitesHost {
     log,
     domains: domainRegistry,
     parking: parkingPages,
+    visits,
   });
   platform.metrics.watchSitesRequests(sitesHost.requestCount);
-  platform.onClose(() => sitesHost.close());
   return sitesHost;
 }
 
@@ -183,6 +192,7 @@ export interface Services {
   domainsService: DomainsService;
   parkingService: ParkingService;
   storageService: StorageService;
+  analyticsService: AnalyticsService;
   /**
    * Runs queued jobs, including the periodic work (site retention and syncs, billing renewals, DNS
    * checks, scheduled as jobs so that one process runs each period), in this process; `platform.close()` drains it: no new jobs, running ones get half the
@@ -298,8 +308,10 @@ export function createServices(
       },
     }),
   );
+  const analyticsService = createAnalyticsService({ db });
   const sitesService = createSitesService({
     db,
+    analytics: analyticsService,
     blobs,
     jobs,
     mirrorJob,
@@ -331,6 +343,7 @@ export function createServices(
   });
   const paymentsService = createPaymentsService({
     db,
+    analytics: analyticsService,
     ...paymentProviders,
     sites: sitesService,
     storage: storageService,
@@ -351,6 +364,7 @@ export function createServices(
   });
   const parkingService = createParkingService({
     db,
+    analytics: analyticsService,
     domains: domainsService,
     // Rebuilt on the next request here; other processes' parked pages live 5 s.
     onPageChanged: (domainId) => sitesHost?.invalidateParked(domainId),
@@ -362,6 +376,8 @@ export function createServices(
   // Test-mode renewals are due to the minute; the tick also detaches custom domains whose grace
   // period after a downgrade is over, and forgets old webhook event ids.
   periodic('billing-maintenance', 60_000, () => paymentsService.runMaintenance());
+  // Visit counts past their retention, and visitor marks and salts older than yesterday.
+  periodic('analytics-retention', 60 * 60_000, () => analyticsService.prune());
   // DNS checks of pending domains (with back-off) and the daily look at active ones; claims
   // never verified in DOMAIN_CLAIM_EXPIRY_DAYS are removed first (their owners mailed).
   periodic('domain-checks', 30_000, () => domainsService.runDueChecks());
@@ -384,6 +400,7 @@ export function createServices(
     domainsService,
     parkingService,
     storageService,
+    analyticsService,
     startBackgroundWork() {
       if (started) return;
       started = true;

@@ -117,6 +117,18 @@ export const ChangePasswordBody = z.object({
 });
 export type ChangePasswordBody = z.input<typeof ChangePasswordBody>;
 
+/** Deleting the account asks for its password again: a session left open is not enough. */
+export const DeleteAccountBody = z.object(
+  {
+    password: z
+      .string({ error: AUTH_MESSAGES.passwordRequired })
+      .min(1, AUTH_MESSAGES.passwordRequired)
+      .max(256, AUTH_MESSAGES.passwordTooLong),
+  },
+  { error: AUTH_MESSAGES.passwordRequired },
+);
+export type DeleteAccountBody = z.input<typeof DeleteAccountBody>;
+
 export const ClaimDemosBody = z.object({ demoSiteIds: DemoSiteIds });
 export type ClaimDemosBody = z.input<typeof ClaimDemosBody>;
 

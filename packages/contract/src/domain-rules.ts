@@ -117,6 +117,7 @@ export const DOMAIN_MESSAGES = {
   siteNotFound: 'Site not found.',
   monetizationComingSoon: 'Ads and affiliate monetization are coming soon. Choose "none" for now.',
   contentRequired: 'Please provide the HTML of your custom parking page.',
+  templateUnknown: `Unknown parking page template. Choose one of: ${PARKING_TEMPLATES.join(', ')}.`,
   contentTooLong: `Custom HTML can be at most ${CUSTOM_HTML_MAX_LENGTH.toLocaleString('en-US')} characters long.`,
   messageTooLong: `The message can be at most ${PARKING_MESSAGE_MAX_LENGTH} characters long.`,
   askingPriceInvalid: `The asking price must be a whole number of dollars from 1 to ${ASKING_PRICE_MAX_USD.toLocaleString('en-US')}.`,

@@ -116,6 +116,11 @@ export const ParkedDomain = DomainVerification.extend({
   url: z.string(),
   /** Contact messages and offers received. */
   messageCount: z.number().int(),
+  /**
+   * The parking page's audience over the last `PARKED_VISITS_DAYS` days (today included): people
+   * per day summed, and page views; bots left out.
+   */
+  visits: z.object({ visitors: z.number().int(), pageViews: z.number().int() }),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -152,6 +157,12 @@ export const DomainsOverview = z.object({
 export type DomainsOverview = z.infer<typeof DomainsOverview>;
 
 export const DomainIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** GET /domains/parked/{id}/preview: the parking page with this template (default: the saved one). */
+export const ParkingPreviewQuery = z.object({
+  template: z.enum(PARKING_TEMPLATES, { error: DOMAIN_MESSAGES.templateUnknown }).optional(),
+});
+export type ParkingPreviewQuery = z.input<typeof ParkingPreviewQuery>;
 export const DomainNameParams = z.object({ domain: z.string().min(1).max(300) });
 
 /** POST /domains/deploy (SPEC §7): attach a domain to one of your sites. */

@@ -7,6 +7,7 @@ export * from './url.js';
 export * from './health.js';
 export * from './auth.js';
 export * from './site-rules.js';
+export * from './mirror-failures.js';
 export * from './sites.js';
 export * from './url-safety.js';
 export * from './edit-plan.js';

@@ -19,5 +19,6 @@ export const AUTH_MESSAGES = {
   passwordChanged: 'Password changed. Other sessions have been signed out.',
   loggedOut: 'Logged out successfully',
   accountDeleted: 'Your account has been deleted.',
+  deletionPasswordWrong: 'The password is incorrect. Your account has not been deleted.',
   demoIdsInvalid: 'Demo site ids must be a list of site ids.',
 } as const;

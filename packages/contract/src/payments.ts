@@ -125,8 +125,14 @@ export const Usage = z.object({
   periodEnd: z.number().int(),
   mirrors: z.object({ used: z.number().int(), limit: z.number().int().nullable() }),
   customDomains: z.object({ used: z.number().int(), limit: z.number().int() }),
+  /** Page views of the account's sites in the period (people only: no bots, no owner previews). */
   pageViews: z.number().int(),
+  /** Unique visitors of the account's sites: the sum over days of each day's distinct people. */
+  visitors: z.number().int(),
+  /** Body bytes the sites host sent for the account's sites in the period. */
   bandwidthBytes: z.number().int(),
+  /** Visits to the account's parked domains' pages in the period (same rules as sites). */
+  parked: z.object({ visitors: z.number().int(), pageViews: z.number().int() }),
   /** Bytes all versions of the account's sites hold (shared bodies once), and the plan's limit. */
   storage: z.object({ usedBytes: z.number().int(), limitBytes: z.number().int() }),
 });
@@ -166,7 +172,12 @@ export const DowngradePreviewQuery = z.object({
   at: z.enum(['now', 'period_end']).default('now'),
 });
 
-const SiteRef = z.object({ id: z.string(), sourceUrl: z.string() });
+const SiteRef = z.object({
+  id: z.string(),
+  sourceUrl: z.string(),
+  /** The live home page's title (the site's name); null names it by its host. */
+  title: z.string().nullable().optional(),
+});
 
 export const DowngradePreview = z.object({
   plan: z.enum(PLAN_IDS),

@@ -179,9 +179,30 @@ export const STORAGE_MESSAGES = {
     `This copy was not published: with it, your sites would use ${describeStorageBytes(needed)}, more than the ${describeStorageBytes(limit)} of storage your plan includes. Delete sites or older versions, or upgrade your plan, and try again.`,
 } as const;
 
+/** A site is named by its home page's title, cut to this many characters (an ellipsis marks a cut). */
+export const SITE_TITLE_MAX_LENGTH = 100;
+
+/**
+ * A page title as a site's name: whitespace collapsed and trimmed, at most `SITE_TITLE_MAX_LENGTH`
+ * characters (whole characters, never half of an emoji); null when nothing is left, and the site
+ * is then named by its host.
+ */
+export function cleanSiteTitle(title: string | null | undefined): string | null {
+  const text = (title ?? '').replace(/\s+/g, ' ').trim();
+  if (text === '') return null;
+  const chars = Array.from(text);
+  if (chars.length <= SITE_TITLE_MAX_LENGTH) return text;
+  return `${chars
+    .slice(0, SITE_TITLE_MAX_LENGTH - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
 /** Demo sites not claimed within this time are deleted. */
 export const DEMO_RETENTION_DAYS = 7;
 export const ANALYTICS_PERIODS = ['7d', '30d', '90d'] as const;
 export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
+/** The days a parked domain's visit counts cover (today included). */
+export const PARKED_VISITS_DAYS = 30;
 export const SYNC_SCHEDULES = ['off', 'daily', 'weekly'] as const;
 export type SyncSchedule = (typeof SYNC_SCHEDULES)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIRROR_FAILURE_KINDS } from './mirror-failures.js';
 import { ANALYTICS_PERIODS, CLONE_STATUSES, SITE_MESSAGES, SYNC_SCHEDULES } from './site-rules.js';
 
 export const CloneStatusField = z.enum(CLONE_STATUSES);
@@ -18,12 +19,21 @@ export const CloneRequestBody = z.object({
 });
 export type CloneRequestBody = z.input<typeof CloneRequestBody>;
 
+/** Files of one kind in a running mirror: copied (or given up on) out of those found so far. */
+export const RunCount = z.object({ done: z.number().int().min(0), found: z.number().int().min(0) });
+export const RunCounts = z.object({ pages: RunCount, files: RunCount });
+export type RunCounts = z.infer<typeof RunCounts>;
+
 export const CloneRecord = z.object({
   id: z.string(),
   status: CloneStatusField,
   currentStatus: z.string(),
   previewUrl: z.string().nullable(),
   progress: z.number().min(0).max(1),
+  /**
+   * Seconds left, measured from the run's own pace; while running, 0 means almost done and null
+   * that there is no trustworthy estimate yet.
+   */
   estimatedTime: z.number().int().nullable(),
   sourceUrl: z.string(),
   targetDomain: z.string().nullable(),
@@ -31,10 +41,31 @@ export const CloneRecord = z.object({
   customizations: z.record(z.string(), z.unknown()),
   isDemo: z.boolean(),
   error: z.string().nullable(),
+  /**
+   * Why the last run failed, as a category the app words in the reader's language (`error` is the
+   * English sentence). Optional fields here and below: older servers do not send them.
+   */
+  errorKind: z.enum(MIRROR_FAILURE_KINDS).nullable().optional(),
+  /** The failure's technical detail (address, error code and message), behind a Details toggle. */
+  errorDetail: z.string().nullable().optional(),
+  /** While a mirror runs: pages and other files done out of those found so far. */
+  counts: RunCounts.nullable().optional(),
+  /** While a mirror runs: the address of the page being copied. */
+  currentUrl: z.string().nullable().optional(),
   syncSchedule: z.enum(SYNC_SCHEDULES),
   liveVersionId: z.string().nullable(),
+  /**
+   * The live version on its own preview host: what the owner's pages frame, so that the owner's
+   * looks are never counted as visits. Null without a live version.
+   */
+  ownerPreviewUrl: z.string().nullable(),
   /** A thumbnail of the live version (site cards), once one has been made. */
   thumbnailUrl: z.string().nullable(),
+  /**
+   * The site's name: its live home page's `<title>` (`cleanSiteTitle`); null when it has none or
+   * nothing is live yet, and the site is named by its host (shown beneath a title).
+   */
+  title: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -48,6 +79,10 @@ export const CloneStatusResponse = CloneRecord.pick({
   progress: true,
   estimatedTime: true,
   error: true,
+  errorKind: true,
+  errorDetail: true,
+  counts: true,
+  currentUrl: true,
 });
 export type CloneStatusResponse = z.infer<typeof CloneStatusResponse>;
 
@@ -74,6 +109,9 @@ export const SiteVersion = z.object({
   failedUrls: z.number().int(),
   isLive: z.boolean(),
   error: z.string().nullable(),
+  /** As the site's: the category and technical detail of a failed run (optional, newer servers). */
+  errorKind: z.enum(MIRROR_FAILURE_KINDS).nullable().optional(),
+  errorDetail: z.string().nullable().optional(),
   kind: z.enum(VERSION_KINDS),
   /** A completed customization or rewrite not published yet: it waits for review. */
   draft: z.boolean(),
@@ -114,11 +152,36 @@ export const UpdateSiteBody = z
   });
 
 export const AnalyticsQuery = z.object({ period: z.enum(ANALYTICS_PERIODS).default('7d') });
+
+/**
+ * What a site's audience did on one UTC day (or over the period, for totals). Bots, monitors and
+ * the owner's own previews are left out of every count but `bytes` (bots' downloads cost bandwidth
+ * too; previews on a version's preview host are not counted at all).
+ */
+const AnalyticsCounts = z.object({
+  /** Arrivals from outside the site (no Referer, or another site's): sessions, roughly. */
+  visits: z.number().int(),
+  /** HTML pages served to people (a page revalidated with 304 counts too). */
+  pageViews: z.number().int(),
+  /**
+   * Distinct people per day, told apart by a salted hash of address and browser that changes
+   * every day (no cookies). Over a period: the sum of the days.
+   */
+  uniqueVisitors: z.number().int(),
+  /** Body bytes sent for pages and files (a 304 sends none). */
+  bytes: z.number().int(),
+});
+
 export const AnalyticsResponse = z.object({
   period: z.enum(ANALYTICS_PERIODS),
-  days: z.array(
-    z.object({ date: z.string(), visits: z.number().int(), pageViews: z.number().int() }),
-  ),
-  totals: z.object({ visits: z.number().int(), pageViews: z.number().int() }),
+  days: z.array(AnalyticsCounts.extend({ date: z.string() })),
+  totals: AnalyticsCounts.extend({
+    /** Page loads by crawlers, monitors, scripts and headless browsers, left out above. */
+    botViews: z.number().int(),
+  }),
+  /** The most viewed paths (no query) of the period, most first, at most 10. */
+  topPages: z.array(z.object({ path: z.string(), views: z.number().int() })),
+  /** Other sites' hosts that sent visits in the period, most first, at most 10. */
+  topReferrers: z.array(z.object({ host: z.string(), visits: z.number().int() })),
 });
 export type AnalyticsResponse = z.infer<typeof AnalyticsResponse>;

@@ -218,8 +218,13 @@ function createProgressPrinter(
   let lastPlain = 0;
   let drawn = false;
   const line = (e: ProgressEvent) => {
-    const eta = e.estimatedTime === null ? '' : ` ~${e.estimatedTime}s left`;
-    return `${e.phase} ${Math.round(e.progress * 100)}% · ${e.done} done, ${e.inFlight} in flight, ${e.queued} queued, ${e.failed} failed · ${formatBytes(e.bytes)}${eta}`;
+    const eta =
+      e.estimatedTime === null
+        ? ''
+        : e.estimatedTime === 0
+          ? ' · almost done'
+          : ` ~${e.estimatedTime}s left`;
+    return `${e.phase} ${Math.round(e.progress * 100)}% · pages ${e.pages.done}/${e.pages.found}, files ${e.files.done}/${e.files.found}, ${e.inFlight} in flight, ${e.failed} failed · ${formatBytes(e.bytes)}${eta}`;
   };
   return {
     update(e: ProgressEvent) {

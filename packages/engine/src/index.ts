@@ -5,8 +5,10 @@ export {
   MirrorError,
   DEFAULTS as MIRROR_DEFAULTS,
   type MirrorErrorCode,
+  type MirrorFailure,
 } from './crawl/mirror.js';
 export { exportStatic, exportPathOf } from './export/export-static.js';
+export { homeTitle } from './home-title.js';
 export { createFsBlobStore } from './storage/fs-blob-store.js';
 export { createMemoryBlobStore } from './storage/memory-blob-store.js';
 export { readBlob, BLOB_PRESENCE_TTL_MS, createPresenceCache } from './storage/blob-utils.js';

@@ -103,6 +103,11 @@ export interface Manifest {
   startUrl: string;
   /** Path of the entry page in the copy (after redirects of the start URL). */
   entryPath: string;
+  /**
+   * The home page's `<title>` as a site's name (`homeTitle`: decoded, whitespace collapsed, cut to
+   * `SITE_TITLE_MAX_LENGTH`); absent when it has none, and in manifests written before it existed.
+   */
+  title?: string;
   createdAt: string;
   entries: ManifestEntry[];
   /**
@@ -188,8 +193,16 @@ export interface ProgressEvent {
   failed: number;
   bytes: number;
   currentUrl?: string;
+  /** The page most recently started (what a person is told is being copied). */
+  currentPage?: string;
+  /** Pages and other files: done (copied or given up on) out of those found so far. */
+  pages: { done: number; found: number };
+  files: { done: number; found: number };
   /** 0..1 */
   progress: number;
-  /** Seconds left, estimated from the observed rate; null until there is a rate to go on. */
+  /**
+   * Seconds left, from measured rates (`crawl/eta.ts`): null while there is no trustworthy
+   * estimate yet, 0 when almost done (never "1 s" for seconds on end).
+   */
   estimatedTime: number | null;
 }

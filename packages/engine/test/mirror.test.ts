@@ -68,6 +68,8 @@ describe('mirror: capture', () => {
       allowPrivateNetworks: true,
     });
     const x = `/_x/${cdn.host}`;
+    // The home page's title names the copy.
+    expect(manifest.title).toBe('Fixture home');
     expect(paths(manifest)).toEqual(
       expect.arrayContaining([
         '/',
@@ -301,6 +303,7 @@ describe('mirror: limits, politeness and failures', () => {
       name: 'MirrorError',
       code: 'storage',
       message: 'The copy could not be stored: ENOSPC: no space left on device, write',
+      failure: { kind: 'server-storage' },
     });
   });
 
@@ -337,13 +340,35 @@ describe('mirror: limits, politeness and failures', () => {
     ).rejects.toMatchObject({
       code: 'nothing-fetched',
       message: expect.stringContaining('HTTP 500'),
+      failure: { kind: 'http-server', detail: `${broken.origin}/\nHTTP 500` },
     });
+  });
+
+  it("says a TLS failure in plain words and keeps OpenSSL's own text as the detail", async () => {
+    // https:// to a server that speaks plain HTTP: OpenSSL's "wrong version number".
+    const plain = await serveFixture(null, { '/': (_req, res) => void res.end('hello') });
+    servers.push(plain);
+    const url = plain.origin.replace('http://', 'https://');
+    const failure = await mirror({
+      url,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      retries: 0,
+    }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(MirrorError);
+    const { message, failure: why } = failure as MirrorError;
+    expect(message).toBe(
+      `Nothing could be fetched from ${url}/: a secure connection could not be made: the site's certificate or encryption is not valid.`,
+    );
+    expect(message).not.toMatch(/SSL routines/);
+    expect(why?.kind).toBe('tls');
+    expect(why?.detail).toMatch(/SSL routines:.*wrong version number/);
   });
 
   it('reports progress through every phase and ends at 100%', async () => {
     const { origin } = await startSite();
     const events: ProgressEvent[] = [];
-    await mirror({
+    const manifest = await mirror({
       url: origin.origin,
       store: createMemoryBlobStore(),
       allowPrivateNetworks: true,
@@ -362,6 +387,19 @@ describe('mirror: limits, politeness and failures', () => {
     });
     expect(events.some((e) => e.phase === 'fetching' && e.currentUrl)).toBe(true);
     expect(events.every((e) => e.progress >= 0 && e.progress <= 1)).toBe(true);
+    // Pages and files: done out of found, counting up to everything the copy holds.
+    const pages = manifest.entries.filter((e) => e.kind === 'page' && e.status < 300).length;
+    expect(last.pages).toEqual({ done: last.pages.found, found: expect.any(Number) });
+    expect(last.pages.found).toBeGreaterThanOrEqual(pages);
+    expect(last.files.done).toBe(last.files.found);
+    expect(last.files.found).toBeGreaterThanOrEqual(manifest.stats.assets);
+    for (let i = 1; i < events.length; i++) {
+      expect(events[i]!.pages.done).toBeGreaterThanOrEqual(events[i - 1]!.pages.done);
+      expect(events[i]!.pages.done).toBeLessThanOrEqual(events[i]!.pages.found);
+    }
+    expect(events.find((e) => e.phase === 'fetching')?.currentPage).toBe(`${origin.origin}/`);
+    // Never "1 s": below a few seconds the estimate says almost done (0).
+    expect(events.some((e) => e.estimatedTime === 1 || e.estimatedTime === 2)).toBe(false);
   });
 });
 

@@ -155,24 +155,6 @@ export function parseRange(
   return { start, end };
 }
 
-/** The host[:port] of a Referer value, compared case-insensitively with the request's Host. */
-export function refererIsSameHost(referer: string | undefined, host: string): boolean {
-  if (referer === undefined || host === '') return false;
-  const scheme = referer.indexOf('://');
-  if (scheme === -1) return false;
-  const from = scheme + 3;
-  let to = referer.length;
-  for (let i = from; i < referer.length; i++) {
-    const c = referer.charCodeAt(i);
-    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) {
-      to = i;
-      break;
-    }
-  }
-  if (to - from !== host.length) return false;
-  return referer.slice(from, to).toLowerCase() === host.toLowerCase();
-}
-
 const PAGE_STYLE = `body{font:16px/1.6 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;background:#f6f7fb;color:#1d2233}
 main{max-width:32rem;padding:2rem;text-align:center}h1{font-size:1.6rem;margin:0 0 .5rem}a{color:#3b4fd8}`;
 

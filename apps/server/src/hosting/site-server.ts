@@ -31,7 +31,6 @@ import {
   negotiateEncoding,
   noSiteHerePage,
   parseRange,
-  refererIsSameHost,
   type Encoding,
 } from './site-http.js';
 
@@ -51,11 +50,13 @@ export interface SiteServerDeps {
   /** Reads a version's manifest; the site server caches it (versions are immutable). */
   loadManifest(versionId: string): Promise<Manifest>;
   /**
-   * Called after a GET was answered (200, 206 or 304): `page` for HTML pages, with `isNewVisit`
-   * when the Referer is not the same host; `asset` for every other file. Must be cheap and must not
-   * throw (errors are logged and ignored); a returned promise is not awaited.
+   * Called after a GET was answered from the copy (not on a preview host): `page` for an HTML
+   * page answered 200 or 304, `asset` for everything else (other files, ranges, the site's own
+   * 404 page), with the body bytes sent (none for a 304). The request is handed over for its
+   * headers (who, from where); nothing may be kept of it. Must be cheap and must not throw
+   * (errors are logged and ignored); a returned promise is not awaited.
    */
-  recordVisit?(siteId: string, kind: 'page' | 'asset', isNewVisit: boolean): void;
+  recordVisit?(siteId: string, req: IncomingMessage, kind: 'page' | 'asset', bytes: number): void;
 }
 
 export interface SiteServerOptions {
@@ -526,22 +527,18 @@ export function createSiteServer(
 
   function recordVisit(
     req: IncomingMessage,
+    res: ServerResponse,
     log: SiteLogger,
     site: SiteSource,
     resource: Resource,
+    bytes: number,
   ): void {
     const record = deps.recordVisit;
-    if (record === undefined || site.preview || req.method !== 'GET' || resource.status !== 200) {
-      return;
-    }
+    if (record === undefined || site.preview || req.method !== 'GET') return;
+    const status = res.statusCode;
+    const kind = resource.isHtml && (status === 200 || status === 304) ? 'page' : 'asset';
     try {
-      const result: unknown = resource.isHtml
-        ? record(
-            site.siteId,
-            'page',
-            !refererIsSameHost(req.headers.referer, req.headers.host ?? ''),
-          )
-        : record(site.siteId, 'asset', false);
+      const result: unknown = record(site.siteId, req, kind, bytes);
       if (result instanceof Promise) {
         result.catch((err: unknown) => log.warn({ err }, 'recording a visit failed'));
       }
@@ -648,7 +645,7 @@ export function createSiteServer(
         ]);
         res.writeHead(304, head);
         res.end();
-        recordVisit(req, log, site, resource);
+        recordVisit(req, res, log, site, resource, 0);
         return undefined;
       }
       if (headers.range !== undefined && !isHead) {
@@ -697,11 +694,11 @@ export function createSiteServer(
     if (isHead) {
       res.writeHead(resource.status, head);
       res.end();
-      recordVisit(req, log, site, resource);
+      recordVisit(req, res, log, site, resource, 0);
       return undefined;
     }
-    return streamBody(res, log, resource, resource.status, head, 0, resource.size - 1).then(() =>
-      recordVisit(req, log, site, resource),
+    return streamBody(res, log, resource, resource.status, head, 0, resource.size - 1).then(
+      (sent) => recordVisit(req, res, log, site, resource, sent),
     );
   }
 
@@ -723,7 +720,7 @@ export function createSiteServer(
     res.writeHead(resource.status, head);
     if (isHead) res.end();
     else res.end(body);
-    recordVisit(req, log, site, resource);
+    recordVisit(req, res, log, site, resource, isHead ? 0 : body.length);
     return undefined;
   }
 
@@ -764,21 +761,22 @@ export function createSiteServer(
       const send = (body: Buffer) => {
         res.writeHead(206, head);
         res.end(body.subarray(start, end + 1));
-        recordVisit(req, log, site, resource);
+        recordVisit(req, res, log, site, resource, end - start + 1);
       };
       const body = bodies.get(resource.hash);
       if (body === undefined) return bodyOf(resource).then(send);
       send(body);
       return undefined;
     }
-    return streamBody(res, log, resource, 206, head, start, end).then(() =>
-      recordVisit(req, log, site, resource),
+    return streamBody(res, log, resource, 206, head, start, end).then((sent) =>
+      recordVisit(req, res, log, site, resource, sent),
     );
   }
 
   /**
-   * Streams bytes [start, end] of a blob. The first chunk is read before the head is written, so a
-   * missing blob still gets a proper error page; a client that goes away stops the read.
+   * Streams bytes [start, end] of a blob; answers how many were handed to the response. The first
+   * chunk is read before the head is written, so a missing blob still gets a proper error page; a
+   * client that goes away stops the read.
    */
   async function streamBody(
     res: ServerResponse,
@@ -788,12 +786,13 @@ export function createSiteServer(
     head: string[],
     start: number,
     end: number,
-  ): Promise<void> {
+  ): Promise<number> {
     const iterator = deps.blobs.read(resource.hash)[Symbol.asyncIterator]();
     const first = await iterator.next();
     res.writeHead(status, head);
+    const sent = { bytes: 0 };
     try {
-      await pipeline(Readable.from(sliceChunks(first, iterator, start, end)), res);
+      await pipeline(Readable.from(sliceChunks(first, iterator, start, end, sent)), res);
     } catch (err) {
       // The client went away or the store failed mid-body: nothing more can be said on this
       // response; the framing (content-length) tells the client it is incomplete.
@@ -802,6 +801,7 @@ export function createSiteServer(
         log.warn({ err, hash: resource.hash }, 'streaming a site file failed');
       }
     }
+    return sent.bytes;
   }
 
   function sendFixed(
@@ -917,6 +917,7 @@ async function* sliceChunks(
   iterator: AsyncIterator<Uint8Array>,
   start: number,
   end: number,
+  sent: { bytes: number },
 ): AsyncGenerator<Uint8Array> {
   let offset = 0;
   let step = first;
@@ -925,7 +926,10 @@ async function* sliceChunks(
       const chunk = step.value;
       const from = Math.max(start - offset, 0);
       const to = Math.min(end + 1 - offset, chunk.length);
-      if (to > from) yield from === 0 && to === chunk.length ? chunk : chunk.subarray(from, to);
+      if (to > from) {
+        yield from === 0 && to === chunk.length ? chunk : chunk.subarray(from, to);
+        sent.bytes += to - from;
+      }
       offset += chunk.length;
       if (offset > end) break;
       step = await iterator.next();

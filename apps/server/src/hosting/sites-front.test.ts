@@ -231,16 +231,26 @@ describe('sites front: tenant hosts are answered before Fastify', () => {
   it('counts visits, written when the app closes', async () => {
     const { app, database, port, subdomain, siteId } = await startApp();
     const host = `${subdomain}.localhost:${port}`;
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Firefox/127.0' };
+    await request(port, host, '/', browser);
+    await request(port, host, '/', { ...browser, referer: `http://${host}/` });
+    await request(port, host, '/', browser, 'HEAD');
     await request(port, host, '/');
-    await request(port, host, '/', { referer: `http://${host}/` });
-    await request(port, host, '/', {}, 'HEAD');
     await app.close();
     const rows = await database.db
       .selectFrom('site_visits')
-      .select(['visits', 'page_views'])
+      .select(['visits', 'page_views', 'visitors', 'bytes', 'bot_views'])
       .where('site_id', '=', siteId)
       .execute();
-    expect(rows).toEqual([{ visits: 1, page_views: 2 }]);
+    expect(rows).toEqual([
+      {
+        visits: 1,
+        page_views: 2,
+        visitors: 1,
+        bytes: 3 * Buffer.byteLength(page),
+        bot_views: 1,
+      },
+    ]);
   });
 
   it('closes promptly with keep-alive connections to a site open', async () => {

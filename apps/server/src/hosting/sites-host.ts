@@ -2,91 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { versionIdOfPreviewLabel } from '@mirror/contract';
 import type { BlobStore } from '@mirror/engine';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Config } from '../config/env.js';
 import type { DomainRegistry, HostRoute } from '../modules/domains/domain-registry.js';
+import type { VisitRecorder } from '../modules/analytics/visit-recorder.js';
 import { loadManifest } from '../modules/sites/manifests.js';
 import type { Db } from '../platform/db/database.js';
 import { createSiteServer, type SiteLogger } from './site-server.js';
 import type { SitesFront, TenantHandler } from './sites-front.js';
 import { hostnameOf, siteLabelOf } from './tenant-host.js';
-
-const FLUSH_EVERY_MS = 5_000;
-
-interface VisitRow {
-  siteId: string;
-  day: string;
-  visits: number;
-  pageViews: number;
-}
-
-const DAY_MS = 86_400_000;
-
-/**
- * Visits counted in memory and written in batches (one upsert per site and day), so counting never
- * slows a response. A process that dies loses at most the last few seconds of counts. Per page view:
- * one clock read and one map read (the UTC day is formatted once a day, not per request).
- */
-function createVisitCounter(db: Db, log: FastifyInstance['log'] | null) {
-  /** Counts waiting to be written, per day, per site. */
-  let pending = new Map<string, Map<string, VisitRow>>();
-  let day = '';
-  let dayEnds = 0;
-  let today = new Map<string, VisitRow>();
-  const flush = async () => {
-    const batch = pending;
-    pending = new Map();
-    dayEnds = 0; // the next page view starts a fresh table for its day
-    for (const rows of batch.values()) {
-      for (const row of rows.values()) {
-        try {
-          await db
-            .insertInto('site_visits')
-            .values({
-              site_id: row.siteId,
-              day: row.day,
-              visits: row.visits,
-              page_views: row.pageViews,
-            })
-            .onConflict((oc) =>
-              oc.columns(['site_id', 'day']).doUpdateSet({
-                visits: sql`site_visits.visits + ${row.visits}`,
-                page_views: sql`site_visits.page_views + ${row.pageViews}`,
-              }),
-            )
-            .execute();
-        } catch (err) {
-          // The site may have been deleted meanwhile; its counts go with it.
-          log?.debug({ err, siteId: row.siteId }, 'dropping visit counts');
-        }
-      }
-    }
-  };
-  const timer = setInterval(() => void flush(), FLUSH_EVERY_MS);
-  timer.unref();
-  return {
-    record(siteId: string, kind: 'page' | 'asset', isNewVisit: boolean) {
-      if (kind !== 'page') return;
-      const now = Date.now();
-      if (now >= dayEnds) {
-        day = new Date(now).toISOString().slice(0, 10);
-        dayEnds = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
-        let rows = pending.get(day);
-        if (rows === undefined) pending.set(day, (rows = new Map()));
-        today = rows;
-      }
-      let row = today.get(siteId);
-      if (row === undefined) today.set(siteId, (row = { siteId, day, visits: 0, pageViews: 0 }));
-      row.pageViews++;
-      if (isNewVisit) row.visits++;
-    },
-    flush,
-    async close() {
-      clearInterval(timer);
-      await flush();
-    },
-  };
-}
 
 /** Answers the requests of an active parked domain: its parking page and its forms. */
 export interface ParkedDomainHandler {
@@ -117,9 +40,10 @@ export function createSitesHost(deps: {
   /** Active custom and parked domains (none without it). */
   domains?: DomainRegistry;
   parking?: ParkedDomainHandler;
+  /** Counts what the sites' audience loads (not what is looked at on preview hosts). */
+  visits?: Pick<VisitRecorder, 'recordSite'>;
 }) {
-  const { db, blobs, config, domains } = deps;
-  const visits = createVisitCounter(db, deps.log ?? null);
+  const { db, blobs, config, domains, visits } = deps;
   /** A site's live version, found by its id or its subdomain. */
   async function liveVersionOf(column: 'id' | 'subdomain', value: string) {
     const site = await db
@@ -159,7 +83,7 @@ export function createSitesHost(deps: {
         if (!manifest) throw new Error(`version ${versionId} has no manifest`);
         return manifest;
       },
-      recordVisit: (siteId, kind, isNewVisit) => visits.record(siteId, kind, isNewVisit),
+      ...(visits ? { recordVisit: visits.recordSite } : {}),
     },
     { appUrl: config.appUrl },
   );
@@ -234,8 +158,6 @@ export function createSitesHost(deps: {
     invalidate: (_siteId?: string) => server.invalidate(),
     /** A parked domain's page changed. */
     invalidateParked: (domainId: string) => deps.parking?.invalidate(domainId),
-    flushVisits: visits.flush,
-    close: visits.close,
   };
 }
 

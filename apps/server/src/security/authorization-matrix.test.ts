@@ -500,6 +500,12 @@ const ROWS: Row[] = [
     expect: ownerOnly(200),
     request: (i) => ({ url: `/api/domains/parked/${i.parkedId}/messages` }),
   },
+  {
+    route: 'GET /api/domains/parked/:id/preview',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/parked/${i.parkedId}/preview?template=minimalist` }),
+  },
 
   // Payments (local test mode).
   {
@@ -673,7 +679,10 @@ const ROWS: Row[] = [
     route: 'DELETE /api/auth/me',
     access: 'signed-in',
     expect: signedIn(200),
-    request: () => ({ url: '/api/auth/me' }),
+    request: (_i, caller) => ({
+      url: '/api/auth/me',
+      payload: { password: (caller === 'anonymous' ? accounts.other : accounts[caller]).password },
+    }),
   },
 ];
 

@@ -247,6 +247,16 @@ describe('sign-in, sign-up and password reset', () => {
       return res;
     }, TOO_MANY_ATTEMPTS);
   });
+
+  it('DELETE /api/auth/me: password guesses per account', async () => {
+    const user = await account();
+    await hammer(
+      () => call(user, 'DELETE', '/api/auth/me', { password: 'a guessed password' }),
+      TOO_MANY_ATTEMPTS,
+      { served: (status) => status === 400 },
+    );
+    expect((await call(user, 'GET', '/api/auth/me')).statusCode).toBe(200);
+  });
 });
 
 describe('mirrors', () => {

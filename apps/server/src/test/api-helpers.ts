@@ -16,6 +16,9 @@ export interface SignedUp {
 }
 
 /** Registers a new user through the API, on a paid plan when asked (as a webhook would set it). */
+/** The password of every account `signUp` makes. */
+export const SIGN_UP_PASSWORD = 'a long password';
+
 export async function signUp(t: TestApp, plan?: Exclude<PlanId, 'free'>): Promise<SignedUp> {
   const res = await t.app.inject({
     method: 'POST',
@@ -23,7 +26,7 @@ export async function signUp(t: TestApp, plan?: Exclude<PlanId, 'free'>): Promis
     payload: {
       name: 'Site Owner',
       email: `u${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long password',
+      password: SIGN_UP_PASSWORD,
     },
   });
   expect(res.statusCode).toBe(201);

@@ -54,3 +54,15 @@ export function displayUrl(url: string): string {
     return url;
   }
 }
+
+/**
+ * How a site is named wherever it is listed or headed: its home page's title, with its host
+ * beneath (`host`); its host alone (`host` null) when the home page has no title.
+ */
+export function siteNameOf(site: { title?: string | null; sourceUrl: string }): {
+  name: string;
+  host: string | null;
+} {
+  const host = displayUrl(site.sourceUrl);
+  return site.title ? { name: site.title, host } : { name: host, host: null };
+}

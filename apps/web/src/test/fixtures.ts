@@ -1,6 +1,7 @@
 import {
   DEFAULT_USER_SETTINGS,
   STORAGE_KEYS,
+  type AnalyticsResponse,
   type CloneRecord,
   type CloneStatus,
   type CloneStatusResponse,
@@ -29,6 +30,18 @@ export function storeToken(token = 'token-1'): string {
   return token;
 }
 
+/** A site's analytics with nothing counted yet. */
+export function makeAnalytics(overrides: Partial<AnalyticsResponse> = {}): AnalyticsResponse {
+  return {
+    period: '7d',
+    days: [],
+    totals: { visits: 0, pageViews: 0, uniqueVisitors: 0, bytes: 0, botViews: 0 },
+    topPages: [],
+    topReferrers: [],
+    ...overrides,
+  };
+}
+
 export function makeClone(overrides: Partial<CloneRecord> = {}): CloneRecord {
   return {
     id: 'site-1',
@@ -45,6 +58,7 @@ export function makeClone(overrides: Partial<CloneRecord> = {}): CloneRecord {
     error: null,
     syncSchedule: 'off',
     liveVersionId: null,
+    ownerPreviewUrl: null,
     thumbnailUrl: null,
     createdAt: '2025-01-10T10:00:00.000Z',
     updatedAt: '2025-01-10T10:00:00.000Z',

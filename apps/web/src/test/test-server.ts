@@ -13,6 +13,8 @@ export interface RecordedRequest {
 export interface Reply {
   status?: number;
   body?: unknown;
+  /** Sends `body` (a string) as it is with this type, instead of as JSON. */
+  contentType?: string;
 }
 
 /** `METHOD /path` (under /api) → the answer, or a function of the request that makes one. */
@@ -49,6 +51,11 @@ export async function startTestServer(initialRoutes: Routes): Promise<TestServer
         typeof route === 'function'
           ? route(request)
           : (route ?? { status: 404, body: { message: 'No route' } });
+      if (reply.contentType) {
+        res.writeHead(reply.status ?? 200, { 'Content-Type': reply.contentType });
+        res.end(String(reply.body ?? ''));
+        return;
+      }
       res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json' });
       res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
     });

@@ -51,6 +51,14 @@ export class Lanes<T> {
     return n;
   }
 
+  /** Tasks waiting or running in the lanes whose key ends with `suffix` (`|page`, `|asset`). */
+  pending(suffix: string): number {
+    let n = 0;
+    for (const [key, lane] of this.lanes)
+      if (key.endsWith(suffix)) n += lane.queue.length + lane.active;
+    return n;
+  }
+
   static backOff<T>(lane: Lane<T>, retryAfterMs: number, now: number): void {
     lane.limit = Math.max(1, Math.floor(lane.limit / 2));
     lane.successes = 0;

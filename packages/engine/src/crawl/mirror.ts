@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { classifyMirrorFailure, type MirrorFailureKind } from '@mirror/contract';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../net/http-client.js';
 import { assertPublicUrl } from '../net/safe-lookup.js';
 import {
@@ -28,9 +29,11 @@ import {
   type RenderHints,
 } from '../references/index.js';
 import { scriptAbilities } from '../references/script-scan.js';
+import { homeTitle } from '../home-title.js';
 import { bytesOf, putBytes, readBlob } from '../storage/blob-utils.js';
 import type {
   BlobStore,
+  FailedUrl,
   FailureReason,
   Manifest,
   ManifestEntry,
@@ -40,6 +43,7 @@ import type {
 } from '../types.js';
 import { forEachLimit } from '../for-each-limit.js';
 import { FailureLog } from './failure-log.js';
+import { createEtaEstimator } from './eta.js';
 import { plainReason } from './plain-reasons.js';
 import { createUrlMapper, type UrlMapper } from '../url-map.js';
 import { Lanes, type Lane } from './lanes.js';
@@ -116,15 +120,34 @@ export type MirrorErrorCode =
 /** Errors of the blob store's disk that end the run, unlike a failed download of one file. */
 const STORAGE_ERROR_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
 
+/** Why a run failed, for a person: a category, and the technical detail behind it. */
+export interface MirrorFailure {
+  kind: MirrorFailureKind;
+  /** The address, error code and message as they came (shown behind a "Details" toggle). */
+  detail: string;
+}
+
 export class MirrorError extends Error {
+  readonly failure: MirrorFailure | undefined;
+
   constructor(
     readonly code: MirrorErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options: { cause?: unknown; failure?: MirrorFailure } = {},
   ) {
-    super(message, options);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MirrorError';
+    this.failure = options.failure;
   }
+}
+
+/** A failed URL's evidence, as the Details toggle shows it: the address, then code and message. */
+function failureOf(failed: FailedUrl): MirrorFailure {
+  const reason = failed.code ? `${failed.code}: ${failed.detail}` : failed.detail;
+  return {
+    kind: classifyMirrorFailure({ ...failed, message: failed.detail }),
+    detail: `${failed.url}\n${reason}`.trim(),
+  };
 }
 
 type TaskKind = 'page' | 'asset';
@@ -294,12 +317,15 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
   try {
     startUrl = new URL(options.url);
   } catch {
-    throw new MirrorError('invalid-url', `Not a valid URL: ${options.url}`);
+    throw new MirrorError('invalid-url', `Not a valid URL: ${options.url}`, {
+      failure: { kind: 'invalid-url', detail: options.url },
+    });
   }
   if (startUrl.protocol !== 'http:' && startUrl.protocol !== 'https:') {
     throw new MirrorError(
       'invalid-url',
       `Only http and https addresses can be mirrored, not ${startUrl.protocol}`,
+      { failure: { kind: 'invalid-url', detail: options.url } },
     );
   }
   startUrl.hash = '';
@@ -327,12 +353,24 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     await assertPublicUrl(startUrl, netOptions);
   } catch (err) {
     const code = errorCode(err);
+    const message = err instanceof Error ? err.message : String(err);
     if (code === 'EREFUSEDADDRESS' || code === 'EBADSCHEME') {
-      throw new MirrorError('refused-address', err instanceof Error ? err.message : String(err));
+      throw new MirrorError('refused-address', message, {
+        failure: {
+          kind: code === 'EBADSCHEME' ? 'invalid-url' : 'blocked-address',
+          detail: message,
+        },
+      });
     }
     throw new MirrorError(
       'nothing-fetched',
       `Cannot reach ${startUrl.host}: ${code === 'ENOTFOUND' ? 'no such host' : 'its name could not be looked up'}.`,
+      {
+        failure: {
+          kind: classifyMirrorFailure({ code, message }) === 'dns' ? 'dns' : 'connection',
+          detail: code ? `${code}: ${message}` : message,
+        },
+      },
     );
   }
 
@@ -373,12 +411,14 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     has: (hash) => options.store.has(hash),
     ...(options.store.readAll ? { readAll: options.store.readAll.bind(options.store) } : {}),
   };
-  const storageError = () =>
-    new MirrorError(
-      'storage',
-      `The copy could not be stored: ${storageFailure instanceof Error ? storageFailure.message : String(storageFailure)}`,
-      { cause: storageFailure },
-    );
+  const storageError = () => {
+    const reason =
+      storageFailure instanceof Error ? storageFailure.message : String(storageFailure);
+    return new MirrorError('storage', `The copy could not be stored: ${reason}`, {
+      cause: storageFailure,
+      failure: { kind: 'server-storage', detail: reason },
+    });
+  };
 
   try {
     // A start address that redirects to another host (example.com → www.example.com) makes the
@@ -487,6 +527,11 @@ class Crawler {
   private phase: Phase = 'discovering';
   private lastEmit = 0;
   private currentUrl: string | undefined;
+  private currentPage: string | undefined;
+  /** Tasks ever queued, by kind (a retry is the same task): the "found" of the progress counts. */
+  private readonly found = { page: 0, asset: 0 };
+  private readonly eta = createEtaEstimator();
+  private rewritten: { done: number; total: number } | undefined;
   private wake: (() => void) | null = null;
   /** Sitemaps and the unknown-address probe, read while the crawl goes on. */
   private discovering: Promise<unknown> | null = null;
@@ -539,9 +584,17 @@ class Crawler {
       this.wake?.();
     });
     this.currentUrl = this.startUrl.href;
+    this.currentPage = this.startUrl.href;
     this.emit('fetching', true);
-    await this.drainQueue();
-    await this.discovering;
+    // While one slow file holds everything up, the estimate still moves on with the clock.
+    const heartbeat = this.options.onProgress ? setInterval(() => this.emit(), 1_000) : undefined;
+    heartbeat?.unref?.();
+    try {
+      await this.drainQueue();
+      await this.discovering;
+    } finally {
+      clearInterval(heartbeat);
+    }
     if (this.options.signal?.aborted) throw new MirrorError('aborted', 'The mirror was cancelled.');
     this.markUnfetched();
 
@@ -552,6 +605,7 @@ class Crawler {
         first
           ? `Nothing could be fetched from ${this.startUrl.href}: ${plainReason(first)}.`
           : `Nothing could be fetched from ${this.startUrl.href}.`,
+        first ? { failure: failureOf(first) } : {},
       );
     }
 
@@ -561,10 +615,13 @@ class Crawler {
     const entries = [...this.entries.values()].sort((a, b) =>
       a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
     );
+    const entryPath = this.mapper.toCopyPath(this.startUrl);
+    const title = await homeTitle({ entries, entryPath }, this.options.store);
     const manifest: Manifest = {
       version: 1,
       startUrl: this.startUrl.href,
-      entryPath: this.mapper.toCopyPath(this.startUrl),
+      entryPath,
+      ...(title ? { title } : {}),
       createdAt: new Date().toISOString(),
       entries,
       failures: this.failures.sample(),
@@ -622,6 +679,7 @@ class Crawler {
       kind === 'page' ? this.settings.pageConcurrency : this.settings.assetConcurrency,
     );
     lane.queue.push({ url: clean, depth, kind, leaf, attempt: 0 });
+    this.found[kind]++;
     this.wake?.();
   }
 
@@ -889,6 +947,7 @@ class Crawler {
   private async runTask(task: Task, lane: Lane<Task>): Promise<void> {
     const href = task.url.href;
     this.currentUrl = href;
+    if (task.kind === 'page') this.currentPage = href;
     this.emit();
     if (this.mapper.isOwn(task.url)) {
       const robots = await this.robotsFor(task.url);
@@ -1658,7 +1717,9 @@ class Crawler {
 
   private emitRewrite(index: number, total: number): void {
     this.currentUrl = undefined;
-    this.emit('rewriting', false, 0.9 + 0.09 * (index / Math.max(1, total)));
+    this.currentPage = undefined;
+    this.rewritten = { done: index, total };
+    this.emit('rewriting');
   }
 
   /**
@@ -1693,7 +1754,7 @@ class Crawler {
 
   // ---- progress ----------------------------------------------------------------------------
 
-  private emit(phase: Phase = this.phase, force = false, progressOverride?: number): void {
+  private emit(phase: Phase = this.phase, force = false): void {
     this.phase = phase;
     const onProgress = this.options.onProgress;
     if (!onProgress) return;
@@ -1704,23 +1765,37 @@ class Crawler {
     const inFlight = this.lanes.active;
     const finished = this.done + this.failures.total;
     const fetchShare = finished / Math.max(1, finished + queued + inFlight);
+    const rewriteShare = this.rewritten
+      ? this.rewritten.done / Math.max(1, this.rewritten.total)
+      : 0;
     const progress =
-      progressOverride ??
-      (phase === 'done'
+      phase === 'done'
         ? 1
         : phase === 'finalizing'
           ? 0.99
           : phase === 'rewriting'
-            ? 0.9
-            : 0.9 * fetchShare);
-    const elapsed = (now - this.started) / 1000;
-    const rate = finished / Math.max(elapsed, 0.001);
-    const estimatedTime =
-      phase === 'done'
-        ? 0
-        : finished >= 5 && rate > 0
-          ? Math.ceil((queued + inFlight) / rate + elapsed * 0.05)
-          : null;
+            ? 0.9 + 0.09 * rewriteShare
+            : 0.9 * fetchShare;
+    let estimatedTime: number | null;
+    if (phase === 'done' || phase === 'finalizing') estimatedTime = 0;
+    else if (phase === 'rewriting')
+      estimatedTime = this.eta.update({
+        at: now,
+        done: this.rewritten?.done ?? 0,
+        found: this.rewritten?.total ?? 0,
+        stage: 'rewrite',
+      });
+    else
+      estimatedTime = this.eta.update({
+        at: now,
+        done: finished,
+        found: finished + queued + inFlight,
+        inFlight,
+        stage: 'crawl',
+        deadline: this.settings.deadline,
+      });
+    const pagesLeft = this.lanes.pending('|page');
+    const filesLeft = this.lanes.pending('|asset');
     const event: ProgressEvent = {
       phase,
       queued,
@@ -1728,9 +1803,12 @@ class Crawler {
       done: this.done,
       failed: this.failures.total,
       bytes: this.bytes,
+      pages: { done: Math.max(0, this.found.page - pagesLeft), found: this.found.page },
+      files: { done: Math.max(0, this.found.asset - filesLeft), found: this.found.asset },
       progress: Math.min(1, Math.max(0, progress)),
       estimatedTime,
       ...(this.currentUrl ? { currentUrl: this.currentUrl } : {}),
+      ...(this.currentPage ? { currentPage: this.currentPage } : {}),
     };
     onProgress(event);
   }

@@ -1,7 +1,5 @@
+import { classifyMirrorFailure } from '@mirror/contract';
 import type { FailedUrl } from '../types.js';
-
-/** TLS failures: OpenSSL's and Node's codes for certificates that cannot be trusted. */
-const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS/;
 
 /**
  * Why a URL could not be copied, as a person would say it: the run's own words for its first
@@ -18,13 +16,22 @@ export function plainReason(
         ? 'the server sent its answer too slowly'
         : 'the server did not answer in time';
     case 'network':
-      if (code === 'ECONNREFUSED') return 'the server refused the connection';
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'there is no server at that name';
-      if (code === 'EBADRESPONSE') return "the server's answer is not valid HTTP";
-      if (code === 'EREDIRECTLOOP') return 'the address redirects too many times';
-      if (CERTIFICATE.test(code)) return "the site's security certificate could not be verified";
-      if (/RESET|SOCKET|EPIPE|CLOSED/.test(code)) return 'the server closed the connection';
-      return 'the server could not be reached';
+      switch (classifyMirrorFailure({ ...failure, message: failure.detail })) {
+        case 'refused':
+          return 'the server refused the connection';
+        case 'dns':
+          return 'there is no server at that name';
+        case 'bad-response':
+          return "the server's answer is not valid HTTP";
+        case 'redirect-loop':
+          return 'the address redirects too many times';
+        case 'tls':
+          return "a secure connection could not be made: the site's certificate or encryption is not valid";
+        default:
+          return /RESET|SOCKET|EPIPE|CLOSED/.test(code)
+            ? 'the server closed the connection'
+            : 'the server could not be reached';
+      }
     case 'http-error':
       return failure.status !== undefined
         ? `the server answered with an error (HTTP ${failure.status})`

@@ -89,4 +89,22 @@ describe('static export', () => {
     expect(read(out, 'list@page=2.html')).toContain('href="/s.css"');
     expect(read(out, 's.css')).toBe('a{color:red}');
   });
+
+  it('holds a page its links call both `/` and `index.html` once, with no renamed copy', async () => {
+    // A Start Bootstrap theme: the home link says `index.html`, so the copy has `/` and `/index.html`.
+    const home = '<!doctype html><title>Clean Blog</title><a href="index.html">Home</a>';
+    const { store, manifest } = await copyOf({
+      '/': ['text/html', home],
+      '/index.html': ['text/html', home],
+      '/about/': ['text/html', '<a href="/about/index.html">About</a> <a href="/">Home</a>'],
+      '/about/index.html': ['text/html', '<a href="/">Home</a> (served a second later)'],
+      '/s.css': ['text/css', 'a{color:red}'],
+    });
+    const out = tempDir();
+    await exportStatic(manifest, store, out, { placeBlobs: 'move' });
+    const files = fs.readdirSync(out, { recursive: true, encoding: 'utf8' }).sort();
+    expect(files).toEqual(['about', 'about/index.html', 'index.html', 's.css']);
+    expect(read(out, 'index.html')).toBe(home);
+    expect(read(out, 'about/index.html')).toContain('About');
+  });
 });

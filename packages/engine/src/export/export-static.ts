@@ -129,6 +129,19 @@ function withFilesScript(html: string, wanted: boolean): string {
   return `${html.slice(0, at)}<script src="${EXPORT_FILES_SCRIPT}"></script>${html.slice(at)}`;
 }
 
+const isRedirect = (entry: ManifestEntry) => entry.status >= 300 && entry.status < 400;
+
+/**
+ * Two copy paths that land on one export file and are one file there: the same body, or a folder's
+ * page and its `index.html` (what a static server answers for both anyway).
+ */
+function isOneFile(a: ManifestEntry, b: ManifestEntry): boolean {
+  if (isRedirect(a) || isRedirect(b) || a.status !== b.status) return false;
+  if (a.hash === b.hash) return true;
+  const [folder, other] = a.path.endsWith('/') ? [a.path, b.path] : [b.path, a.path];
+  return folder.endsWith('/') && other === `${folder}index.html`;
+}
+
 function redirectPage(target: string): string {
   const t = target.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=${t}"><link rel="canonical" href="${t}"><title>Redirecting</title></head><body><a href="${t}">Continue</a></body></html>\n`;
@@ -154,19 +167,29 @@ export async function exportStatic(
   } = {},
 ): Promise<{ files: number; bytes: number }> {
   const byCopyPath = new Map<string, string>();
-  const taken = new Set<string>();
+  /** Export files by lower-cased name (a static host on a case-insensitive disk sees one file). */
+  const taken = new Map<string, { entry: ManifestEntry; file: string }>();
   const plan: { entry: ManifestEntry; file: string }[] = [];
   const fallback = manifest.fallback;
   for (const entry of manifest.entries) {
     if (entry.status >= 400 && entry.path !== fallback?.path) continue;
     let file = exportPathOf(entry);
-    if (taken.has(file.toLowerCase())) {
+    const holder = taken.get(file.toLowerCase());
+    if (holder && holder.file === file && isOneFile(holder.entry, entry)) {
+      // `/` and `/index.html` (a site whose links say `index.html`): a static server answers both
+      // with the one file, so the export holds it once. The folder's own page is the one kept.
+      if (entry.path.endsWith('/') && !holder.entry.path.endsWith('/')) holder.entry = entry;
+      byCopyPath.set(entry.path, file);
+      continue;
+    }
+    if (holder) {
       const dot = file.lastIndexOf('.');
       file = `${dot > file.lastIndexOf('/') ? file.slice(0, dot) : file}-${hash8(entry.path)}${dot > file.lastIndexOf('/') ? file.slice(dot) : ''}`;
     }
-    taken.add(file.toLowerCase());
+    const planned = { entry, file };
+    taken.set(file.toLowerCase(), planned);
     byCopyPath.set(entry.path, file);
-    plan.push({ entry, file });
+    plan.push(planned);
   }
 
   // References in the copy are root-relative copy paths, and the export is served from its root

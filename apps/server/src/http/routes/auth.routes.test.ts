@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { AUTH_MESSAGES } from '@mirror/contract';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
@@ -496,8 +497,10 @@ describe('account deletion', () => {
       method: 'DELETE',
       url: '/api/auth/me',
       headers: bearer(body.token),
+      payload: { password: PASSWORD },
     });
     expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(AUTH_MESSAGES.accountDeleted);
     const db = app.app.database.db;
     expect(await db.selectFrom('users').selectAll().execute()).toEqual([]);
     expect(await db.selectFrom('sessions').selectAll().execute()).toEqual([]);
@@ -505,6 +508,47 @@ describe('account deletion', () => {
     expect(await db.selectFrom('sites').selectAll().where('id', '=', siteId).execute()).toEqual([]);
     expect((await me(app, body.token)).statusCode).toBe(401);
     expect((await login(app)).statusCode).toBe(401);
+  });
+
+  it('asks for the password: without it or with a wrong one, nothing is deleted', async () => {
+    const app = await start();
+    const body = (await register(app)).json();
+    const siteId = await insertDemoSite(app, { owner_id: body.user.id, is_demo: 0 });
+    const remove = (payload?: Record<string, unknown>) =>
+      app.app.inject({
+        method: 'DELETE',
+        url: '/api/auth/me',
+        headers: bearer(body.token),
+        ...(payload ? { payload } : {}),
+      });
+
+    for (const answer of [await remove(), await remove({}), await remove({ password: '' })]) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toEqual(AUTH_MESSAGES.passwordRequired);
+    }
+    const wrong = await remove({ password: 'not my password' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ message: AUTH_MESSAGES.deletionPasswordWrong });
+
+    // The account, its session and its site are all still there.
+    expect((await me(app, body.token)).json().user.email).toBe('ada@example.com');
+    const db = app.app.database.db;
+    expect(await db.selectFrom('sites').select('id').where('id', '=', siteId).execute()).toEqual([
+      { id: siteId },
+    ]);
+    expect((await login(app)).statusCode).toBe(200);
+  });
+
+  it('answers 401 to a visitor, whatever the password', async () => {
+    const app = await start();
+    await register(app);
+    const res = await app.app.inject({
+      method: 'DELETE',
+      url: '/api/auth/me',
+      payload: { password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(401);
+    expect((await login(app)).statusCode).toBe(200);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   ChangePasswordBody,
   ClaimDemosBody,
   ClaimDemosResponse,
+  DeleteAccountBody,
   LoginBody,
   MeResponse,
   MessageResponse,
@@ -123,13 +124,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Delete the account and everything it owns',
+        summary: 'Delete the account and everything it owns; asks for the password again',
         security: bearer,
+        body: DeleteAccountBody,
         response: { 200: MessageResponse },
       },
     },
     async (request) => {
       const context = await requireAuth(request);
+      await auth.confirmDeletion(context, request.body.password);
       // A subscription ends first, so a deleted account is never charged again.
       await app.paymentsService.endBillingForDeletedAccount(context.user);
       await auth.deleteAccount(context);

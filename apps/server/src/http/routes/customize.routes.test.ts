@@ -286,6 +286,34 @@ describe('AI customization of mirrored sites', () => {
     expect((await customize(t, id, free.headers, {})).statusCode).toBe(400);
   });
 
+  it('names the site by its live home page title: a published setTitle renames it', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const { id } = await mirrorSite(t, site.url, owner.headers);
+    const record = async () =>
+      (await t.app.inject({ url: `/api/domains/clone/${id}`, headers: owner.headers })).json();
+    const listed = async () =>
+      (
+        (await t.app.inject({ url: '/api/domains/clones', headers: owner.headers })).json() as {
+          id: string;
+          title: string | null;
+        }[]
+      ).find((s) => s.id === id)?.title;
+    expect((await record()).title).toBe('Fixture v1');
+
+    await customize(t, id, owner.headers, { instructions: 'set the title to "Clean Blog"' });
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+    // A draft renames nothing until it goes live.
+    expect((await record()).title).toBe('Fixture v1');
+    const draft = await publishDraft(t, id, owner.headers);
+    expect((await record()).title).toBe('Clean Blog');
+    expect(await listed()).toBe('Clean Blog');
+
+    const original = (await versionsOf(t, id, owner.headers)).find((v) => v.id !== draft.id)!;
+    await publish(t, id, original.id, owner.headers);
+    expect(await listed()).toBe('Fixture v1');
+  });
+
   it('re-applies the edits of the live version when the site is mirrored again', async () => {
     const { site, t } = await setup();
     const owner = await signUp(t);

@@ -219,12 +219,11 @@ describe('mirroring as a service', () => {
     const owner = await signUp(t);
     const { id, previewUrl } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
     await pollToEnd(t, id, owner.headers);
-    await fromSite(t, previewUrl);
-    await t.app.inject({
-      url: '/page-1.html',
-      headers: { host: new URL(previewUrl).host, referer: previewUrl },
-    });
-    await t.app.inject({ url: '/style.css', headers: { host: new URL(previewUrl).host } });
+    const host = new URL(previewUrl).host;
+    const browser = { host, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0' };
+    await t.app.inject({ url: '/', headers: browser });
+    await t.app.inject({ url: '/page-1.html', headers: { ...browser, referer: previewUrl } });
+    await t.app.inject({ url: '/style.css', headers: browser });
     await t.app.close();
     const reopened = await createTestApp({
       ...SERVICE_ENV,
@@ -241,7 +240,8 @@ describe('mirroring as a service', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.days).toHaveLength(30);
-    expect(body.totals).toEqual({ visits: 1, pageViews: 2 });
+    expect(body.totals).toMatchObject({ visits: 1, pageViews: 2, uniqueVisitors: 1 });
+    expect(body.totals.bytes).toBeGreaterThan(0);
     expect(
       (
         await reopened.app.inject({
@@ -435,6 +435,89 @@ describe('zip export', () => {
     };
     await expect(read()).rejects.toThrow(/ENOENT/);
     expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('names a site by its home page title, and reads it for versions made before titles were kept', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const { id } = (await clone(t, { sourceUrl: site.url }, owner.headers)).json();
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)?.status).toBe('completed');
+    const titles = async () =>
+      (
+        (await t.app.inject({ url: '/api/domains/clones', headers: owner.headers })).json() as {
+          title: string | null;
+        }[]
+      ).map((s) => s.title);
+    expect(await titles()).toEqual(['Fixture v1']);
+
+    // A version from before migration 0017 has no title yet: listing the sites reads it once.
+    const db = t.app.database.db;
+    await db.updateTable('site_versions').set({ title: null }).execute();
+    expect(await titles()).toEqual(['Fixture v1']);
+    expect(await db.selectFrom('site_versions').select('title').execute()).toEqual([
+      { title: 'Fixture v1' },
+    ]);
+
+    // A home page without a title: the site is named by its host (null), and that is kept.
+    await db.updateTable('site_versions').set({ title: '' }).execute();
+    expect(await titles()).toEqual([null]);
+    const single = await t.app.inject({ url: `/api/domains/clone/${id}`, headers: owner.headers });
+    expect(single.json().title).toBeNull();
+  });
+
+  it('holds exactly the files the site serves, for a site whose links say index.html', async () => {
+    // A Start Bootstrap theme: its home link is `index.html`, so the copy has `/` and `/index.html`.
+    // The zip used to hold a stray `index-<hash>.html` beside `index.html`.
+    const home =
+      '<!doctype html><html><head><title>Clean Blog</title><link rel="stylesheet" href="css/styles.css"></head>' +
+      '<body><a href="index.html">Home</a> <a href="about.html">About</a><img src="assets/bg.svg"></body></html>';
+    const files: Record<string, [string, string]> = {
+      '/': ['text/html', home],
+      '/index.html': ['text/html', home],
+      '/about.html': [
+        'text/html',
+        '<!doctype html><title>About</title><a href="index.html">Home</a>',
+      ],
+      '/css/styles.css': ['text/css', 'body{background:url(../assets/bg.svg)}'],
+      '/assets/bg.svg': ['image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"/>'],
+    };
+    const origin = http.createServer((req, res) => {
+      const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+      if (!file) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => origin.close(() => resolve())));
+    const t = await createTestApp({ ...SERVICE_ENV });
+    cleanups.push(() => t.close());
+    const owner = await signUp(t);
+    const sourceUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/`;
+    const { id } = (await clone(t, { sourceUrl }, owner.headers)).json();
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)?.status).toBe('completed');
+
+    const zip = await t.app.inject({
+      url: `/api/domains/clone/${id}/export.zip`,
+      headers: owner.headers,
+    });
+    expect(zip.statusCode).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zip-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(dir, 'site.zip'), zip.rawPayload);
+    const names = execFileSync(
+      'python3',
+      [
+        '-c',
+        'import sys,zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))',
+        path.join(dir, 'site.zip'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(names.trim().split('\n').sort()).toEqual([
+      'about.html',
+      'assets/bg.svg',
+      'css/styles.css',
+      'index.html',
+    ]);
   });
 });
 

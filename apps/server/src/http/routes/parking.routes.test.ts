@@ -212,6 +212,84 @@ describe('domain parking', () => {
     expect(own.json().content).toBe(html);
   });
 
+  it('previews every template for the owner before DNS is active, and only for the owner', async () => {
+    const owner = await signUp(t, 'pro');
+    const stranger = await signUp(t);
+    dns.set('preview-park.test', { SOA: true });
+    const res = await park(owner, {
+      domain: 'preview-park.test',
+      message: 'Launching soon',
+      forSale: true,
+      askingPrice: 4200,
+    });
+    expect(res.statusCode).toBe(201);
+    const parked = res.json() as Parked;
+    expect(parked.status).toBe('pending');
+    const preview = (headers: Record<string, string>, template?: string) =>
+      t.app.inject({
+        url: `/api/domains/parked/${parked.id}/preview${template ? `?template=${template}` : ''}`,
+        headers,
+      });
+
+    const pages: Record<string, string> = {};
+    for (const template of ['default', 'minimalist', 'contact-form']) {
+      const page = await preview(owner.headers, template);
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toContain('preview-park.test');
+      expect(page.body).toContain('Launching soon');
+      expect(page.body).toContain('$4,200');
+      // Framed by the app only, in a sandbox, never indexed or cached.
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(page.headers['content-security-policy']).toMatch(/(^|; )sandbox(;|$)/);
+      expect(page.headers['content-security-policy']).toContain("form-action 'none'");
+      expect(page.headers['x-robots-tag']).toBe('noindex, nofollow');
+      expect(page.headers['cache-control']).toBe('no-store');
+      pages[template] = page.body;
+    }
+    // Three different pages, and the saved template (default) when none is asked for.
+    expect(new Set(Object.values(pages)).size).toBe(3);
+    expect((await preview(owner.headers)).body).toBe(pages.default);
+    expect(pages['contact-form']).toContain('name="message"');
+
+    const custom = await preview(owner.headers, 'custom');
+    expect(custom.statusCode).toBe(400);
+    expect(custom.json().message).toBe('Please provide the HTML of your custom parking page.');
+    const unknown = await preview(owner.headers, 'fancy');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(
+      'Unknown parking page template. Choose one of: default, minimalist, contact-form, custom.',
+    );
+
+    const others = await preview(stranger.headers, 'default');
+    expect(others.statusCode).toBe(404);
+    expect(others.body).not.toContain('preview-park.test');
+    const visitor = await preview({}, 'default');
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.body).not.toContain('preview-park.test');
+    // Still pending: the domain itself shows nothing yet.
+    expect((await byHost('preview-park.test')).body).not.toContain('Launching soon');
+  });
+
+  it("previews the owner's HTML under its own limits", async () => {
+    const owner = await signUp(t, 'pro');
+    const html = '<!doctype html><h1>Custom preview marker 5512</h1><script>alert(1)</script>';
+    dns.set('custom-preview.test', { SOA: true });
+    const parked = (
+      await park(owner, { domain: 'custom-preview.test', template: 'custom', content: html })
+    ).json() as Parked;
+    const page = await t.app.inject({
+      url: `/api/domains/parked/${parked.id}/preview`,
+      headers: owner.headers,
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe(html);
+    const csp = page.headers['content-security-policy'] as string;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
+    expect(csp).toMatch(/(^|; )sandbox(;|$)/);
+  });
+
   it('stores contact messages, mails the owner, ignores the honeypot and limits each sender', async () => {
     const owner = await signUp(t, 'pro');
     const parked = await parkActive(owner, { domain: 'mail-park.test', template: 'contact-form' });

@@ -5,6 +5,7 @@ import {
   ParkDomainBody,
   ParkedDomain,
   ParkedMessage,
+  ParkingPreviewQuery,
   UpdateParkedDomainBody,
 } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -81,6 +82,28 @@ export const parkingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => parking.get((await requireAuth(request)).user, request.params.id),
+  );
+
+  app.get(
+    '/parked/:id/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          'The parking page with a template (default: the saved one), as HTML for its owner to preview',
+        security: bearer,
+        params: DomainIdParams,
+        querystring: ParkingPreviewQuery,
+      },
+      onRequest: async (request) => {
+        await requireAuth(request);
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAuth(request);
+      const preview = await parking.preview(user, request.params.id, request.query.template);
+      return reply.headers(preview.headers).send(preview.html);
+    },
   );
 
   app.get(

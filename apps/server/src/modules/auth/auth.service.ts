@@ -54,6 +54,7 @@ export const AUTH_RATE_LIMITS = {
   resetPerEmail: { limit: 3, windowMs: HOUR },
   resetConfirmPerIp: { limit: 20, windowMs: HOUR },
   passwordChangePerUser: { limit: 10, windowMs: HOUR },
+  accountDeletionPerUser: { limit: 10, windowMs: HOUR },
 } satisfies Record<string, RateLimitRule>;
 
 /** Failed sign-ins for one email: free tries, then a doubling wait, capped. */
@@ -358,7 +359,22 @@ export function createAuthService(deps: AuthServiceDeps) {
       });
     },
 
-    /** Deletes the account and, through foreign keys, everything it owns. */
+    /**
+     * The account's password, asked again before it is deleted (every account has one). Limited
+     * per account like a password change, so a session left open cannot be used to guess it.
+     */
+    async confirmDeletion(auth: AuthContext, password: string): Promise<void> {
+      await enforce(
+        `account-deletion:user:${auth.user.id}`,
+        AUTH_RATE_LIMITS.accountDeletionPerUser,
+      );
+      const fresh = await findUserById(db, auth.user.id);
+      if (!fresh || !(await verifyPassword(fresh.password_hash, password))) {
+        throw badRequest(AUTH_MESSAGES.deletionPasswordWrong);
+      }
+    },
+
+    /** Deletes the account and, through foreign keys, everything it owns (after `confirmDeletion`). */
     async deleteAccount(auth: AuthContext): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await deleteUser(trx, auth.user.id);

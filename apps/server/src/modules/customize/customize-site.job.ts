@@ -235,6 +235,7 @@ export function createCustomizeSiteJob(
               stats: manifest.stats,
               failed: failedCount(manifest),
               finishedAt,
+              title: manifest.title,
             },
             {
               plan: JSON.stringify(applied),

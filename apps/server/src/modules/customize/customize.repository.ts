@@ -59,6 +59,8 @@ export async function insertStep(
         progress: 0,
         estimated_time: null,
         error: null,
+        error_kind: null,
+        error_detail: null,
         current_version_id: id,
         updated_at: now,
       })

@@ -1,4 +1,5 @@
 import {
+  homeTitle,
   outlinePage,
   readBlob,
   type BlobStore,
@@ -129,9 +130,13 @@ export async function buildManifest(
   }
   for (const entry of changes.extra) entries.set(entry.path, entry);
   const list = [...entries.values()];
+  // A plan may change the home page's title (setTitle, a rewrite): the version is named anew.
+  const { title: _baseTitle, ...rest } = base;
+  const title = await homeTitle({ entries: list, entryPath: base.entryPath }, blobs);
   return {
     manifest: {
-      ...base,
+      ...rest,
+      ...(title ? { title } : {}),
       createdAt: new Date().toISOString(),
       entries: list,
       stats: {

@@ -10,10 +10,12 @@ import {
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { SiteLogger } from '../../hosting/site-server.js';
+import { clientAddressOf } from '../../lib/client-address.js';
 import { escapeHtml } from '../../lib/escape-html.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import type { VisitRecorder } from '../analytics/visit-recorder.js';
 import { findPublicPage, insertMessage } from './parking.repository.js';
 import {
   HONEYPOT_FIELD,
@@ -50,6 +52,57 @@ const TEMPLATE_CSP =
 export const CUSTOM_HTML_CSP =
   "default-src 'none'; img-src https: data:; style-src 'unsafe-inline' https:; font-src https: data:; media-src https:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'; sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation";
 
+/**
+ * The owner's preview on the app (GET /api/domains/parked/{id}/preview): the page as its domain will
+ * show it, framed by the app only, in a sandbox (opaque origin, no script, no form), never indexed
+ * or kept. The owner's HTML keeps its own limits.
+ */
+const PREVIEW_TEMPLATE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'self'; base-uri 'none'; sandbox";
+const PREVIEW_CUSTOM_CSP =
+  "default-src 'none'; img-src https: data:; style-src 'unsafe-inline' https:; font-src https: data:; media-src https:; form-action 'none'; frame-ancestors 'self'; base-uri 'none'; sandbox";
+
+export interface ParkingPreview {
+  html: string;
+  headers: Record<string, string>;
+}
+
+/** A parked domain's page with any template, for its owner to look at before choosing. */
+export function renderParkingPreview(page: {
+  domain: string;
+  template: ParkingTemplate;
+  content: string | null;
+  locale: LocaleCode;
+  message: string | null;
+  forSale: boolean;
+  askingPrice: number | null;
+}): ParkingPreview {
+  const custom = page.template === 'custom' && page.content !== null;
+  const html = custom
+    ? page.content!
+    : renderParkingPage({
+        domain: page.domain,
+        template: page.template === 'custom' ? 'default' : page.template,
+        locale: page.locale,
+        message: page.message,
+        forSale: page.forSale,
+        askingPrice: page.askingPrice,
+        sent: null,
+      });
+  return {
+    html,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': custom ? PREVIEW_CUSTOM_CSP : PREVIEW_TEMPLATE_CSP,
+      'x-frame-options': 'SAMEORIGIN',
+      'x-robots-tag': 'noindex, nofollow',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+    },
+  };
+}
+
 interface PublicPage {
   domainId: string;
   domain: string;
@@ -68,6 +121,8 @@ export interface ParkingPagesDeps {
   limiter: RateLimiter;
   mailer: Mailer;
   config: Pick<Config, 'trustProxy'>;
+  /** Counts the page's audience (bots left out). */
+  visits?: Pick<VisitRecorder, 'recordParked'>;
 }
 
 function contactSchema(t: ParkingTexts) {
@@ -155,12 +210,6 @@ export function createParkingPages(deps: ParkingPagesDeps) {
     if (pages.size > 10_000) pages.clear();
     pages.set(domainId, { page, expires: Date.now() + PAGE_TTL_MS });
     return page;
-  }
-
-  function clientIp(req: IncomingMessage): string {
-    const forwarded = deps.config.trustProxy ? req.headers['x-forwarded-for'] : undefined;
-    const first = typeof forwarded === 'string' ? forwarded.split(',')[0]!.trim() : '';
-    return first || req.socket.remoteAddress || 'unknown';
   }
 
   function servePage(
@@ -275,7 +324,10 @@ export function createParkingPages(deps: ParkingPagesDeps) {
       servePage(req, res, page, 400, { form: { kind, values, errors } });
       return;
     }
-    const hit = await deps.limiter.hit(`parking:${kind}:${clientIp(req)}`, PARKING_FORM_RATE_LIMIT);
+    const hit = await deps.limiter.hit(
+      `parking:${kind}:${clientAddressOf(req, deps.config.trustProxy)}`,
+      PARKING_FORM_RATE_LIMIT,
+    );
     if (!hit.allowed) {
       res.setHeader('retry-after', String(hit.retryAfterSeconds));
       servePage(req, res, page, 429, { form: { kind, values, errors: {}, error: t.tooMany } });
@@ -343,6 +395,7 @@ export function createParkingPages(deps: ParkingPagesDeps) {
     servePage(req, res, page, 200, {
       sent: sent === 'contact' || sent === 'offer' ? sent : null,
     });
+    if (req.method === 'GET') deps.visits?.recordParked(page.domainId, req);
   }
 
   return {

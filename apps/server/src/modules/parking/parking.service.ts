@@ -1,16 +1,19 @@
 import {
+  DEFAULT_LOCALE,
   DOMAIN_MESSAGES,
   isLocaleCode,
   PARKED_DOMAIN_LIMITS,
   type ParkDomainBody,
   type ParkedDomain,
   type ParkedMessage,
+  type ParkingTemplate,
   type UpdateParkedDomainBody,
 } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, forbidden } from '../../http/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
+import type { AnalyticsService } from '../analytics/analytics.service.js';
 import type { DomainRow, DomainsService } from '../domains/domains.service.js';
 import {
   countMessages,
@@ -21,6 +24,7 @@ import {
   updateParkedPage,
   type ParkedPageRow,
 } from './parking.repository.js';
+import { renderParkingPreview, type ParkingPreview } from './parking-pages.js';
 
 const MESSAGES_LISTED = 200;
 
@@ -46,6 +50,7 @@ function projectIdFromTime(now = new Date()): string {
 
 export interface ParkingServiceDeps {
   db: Db;
+  analytics: Pick<AnalyticsService, 'parkedVisits'>;
   domains: DomainsService;
   /** Tells the parked pages that a page changed (they cache pages briefly). */
   onPageChanged(domainId: string): void;
@@ -56,7 +61,14 @@ export interface ParkingServiceDeps {
 export function createParkingService(deps: ParkingServiceDeps) {
   const { db, domains } = deps;
 
-  function toParked(row: DomainRow, page: ParkedPageRow, messageCount: number): ParkedDomain {
+  const NO_VISITS = { visitors: 0, pageViews: 0 };
+
+  function toParked(
+    row: DomainRow,
+    page: ParkedPageRow,
+    messageCount: number,
+    visits: ParkedDomain['visits'],
+  ): ParkedDomain {
     return {
       ...domains.verificationOf(row),
       id: row.id,
@@ -72,15 +84,19 @@ export function createParkingService(deps: ParkingServiceDeps) {
       askingPrice: page.asking_price,
       url: domains.urlOf(row),
       messageCount,
+      visits,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
   }
 
   async function recordOf(row: DomainRow): Promise<ParkedDomain> {
-    const page = await findParkedPage(db, row.id);
-    const counts = await countMessages(db, [row.id]);
-    return toParked(row, page!, counts.get(row.id) ?? 0);
+    const [page, counts, visits] = await Promise.all([
+      findParkedPage(db, row.id),
+      countMessages(db, [row.id]),
+      deps.analytics.parkedVisits([row.id]),
+    ]);
+    return toParked(row, page!, counts.get(row.id) ?? 0, visits.get(row.id) ?? NO_VISITS);
   }
 
   return {
@@ -148,10 +164,21 @@ export function createParkingService(deps: ParkingServiceDeps) {
     async list(user: UserRow): Promise<ParkedDomain[]> {
       const rows = await domains.listOwned(user, 'parked');
       const ids = rows.map((row) => row.id);
-      const [pages, counts] = await Promise.all([findParkedPages(db, ids), countMessages(db, ids)]);
+      const [pages, counts, visits] = await Promise.all([
+        findParkedPages(db, ids),
+        countMessages(db, ids),
+        deps.analytics.parkedVisits(ids),
+      ]);
       return rows
         .filter((row) => pages.has(row.id))
-        .map((row) => toParked(row, pages.get(row.id)!, counts.get(row.id) ?? 0));
+        .map((row) =>
+          toParked(
+            row,
+            pages.get(row.id)!,
+            counts.get(row.id) ?? 0,
+            visits.get(row.id) ?? NO_VISITS,
+          ),
+        );
     },
 
     async get(user: UserRow, id: string): Promise<ParkedDomain> {
@@ -161,6 +188,29 @@ export function createParkingService(deps: ParkingServiceDeps) {
     async remove(user: UserRow, id: string): Promise<void> {
       await domains.removeDomain(user, id, 'parked');
       deps.onPageChanged(id);
+    },
+
+    /**
+     * GET /domains/parked/{id}/preview: the page with a template (the saved one by default), with
+     * the saved message, language and price, whether or not the domain's DNS is active yet.
+     */
+    async preview(user: UserRow, id: string, template?: ParkingTemplate): Promise<ParkingPreview> {
+      const row = await domains.ownedDomain(user, id, 'parked');
+      const page = (await findParkedPage(db, row.id))!;
+      const chosen = template ?? page.template;
+      if (chosen === 'custom' && !page.content?.trim()) {
+        throw badRequest(DOMAIN_MESSAGES.contentRequired);
+      }
+      const ownerLocale = isLocaleCode(user.locale) ? user.locale : DEFAULT_LOCALE;
+      return renderParkingPreview({
+        domain: row.domain,
+        template: chosen,
+        content: page.content,
+        locale: isLocaleCode(page.language) ? page.language : ownerLocale,
+        message: page.message,
+        forSale: page.for_sale === 1,
+        askingPrice: page.asking_price,
+      });
     },
 
     /** GET /domains/parked/{id}/messages: contact messages and offers, newest first. */

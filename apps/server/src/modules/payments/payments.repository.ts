@@ -238,27 +238,14 @@ export async function markRewritePaid(
   return true;
 }
 
-/** Mirrors a user keeps and the page views of their sites between two days (YYYY-MM-DD, UTC). */
-export async function usageFigures(
-  db: Db,
-  userId: string,
-  fromDay: string,
-  toDay: string,
-): Promise<{ mirrors: number; pageViews: number }> {
+/** Mirrors a user keeps. */
+export async function usageFigures(db: Db, userId: string): Promise<{ mirrors: number }> {
   const mirrors = await db
     .selectFrom('sites')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('owner_id', '=', userId)
     .executeTakeFirstOrThrow();
-  const views = await db
-    .selectFrom('site_visits')
-    .innerJoin('sites', 'sites.id', 'site_visits.site_id')
-    .select((eb) => eb.fn.sum<number | string | null>('site_visits.page_views').as('n'))
-    .where('sites.owner_id', '=', userId)
-    .where('site_visits.day', '>=', fromDay)
-    .where('site_visits.day', '<=', toDay)
-    .executeTakeFirstOrThrow();
-  return { mirrors: Number(mirrors.n), pageViews: Number(views.n ?? 0) };
+  return { mirrors: Number(mirrors.n) };
 }
 
 export async function pruneEvents(db: Db, before: Date): Promise<void> {

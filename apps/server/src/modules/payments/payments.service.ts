@@ -31,6 +31,7 @@ import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
 import type { DomainRegistry } from '../domains/domain-registry.js';
 import { detachDueDomains, ownersMissingDeadlines } from '../domains/plan-downgrade.js';
+import type { AnalyticsService } from '../analytics/analytics.service.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { rewritesAvailable } from '../customize/ai-provider.js';
 import {
@@ -87,6 +88,7 @@ export type EventOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored';
 
 export interface PaymentsServiceDeps {
   db: Db;
+  analytics: Pick<AnalyticsService, 'accountAudience'>;
   provider: PaymentProvider;
   /** Set in the local test mode: the card form, the 3-D Secure dialog, renewals. */
   testMode: TestPaymentProvider | null;
@@ -552,9 +554,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     /**
      * Real figures for this billing period (the subscription's, else the calendar month): mirrors
-     * kept, custom domains (none until custom domains exist), page views counted by the sites
-     * host, and the storage all versions of the sites hold against the plan's. Bandwidth is not
-     * measured yet and reads 0.
+     * kept, custom domains (none until custom domains exist), the audience the sites host counted
+     * (page views, visitors and bytes sent for the sites; visits to parked pages), and the storage
+     * all versions of the sites hold against the plan's.
      */
     async usage(user: UserRow): Promise<Usage> {
       const plan = getPlan(user.plan);
@@ -563,15 +565,21 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         current && LIVE_STATUSES.includes(current.status)
           ? { start: current.current_period_start, end: current.current_period_end }
           : monthOf(new Date());
-      const figures = await usageFigures(db, user.id, dayOf(period.start), dayOf(period.end - 1));
+      const [from, to] = [dayOf(period.start), dayOf(period.end - 1)];
+      const [figures, audience] = await Promise.all([
+        usageFigures(db, user.id),
+        deps.analytics.accountAudience(user.id, from, to),
+      ]);
       return {
         plan: user.plan,
         periodStart: period.start,
         periodEnd: period.end,
         mirrors: { used: figures.mirrors, limit: plan.limits.mirrors },
         customDomains: { used: 0, limit: plan.limits.customDomains },
-        pageViews: figures.pageViews,
-        bandwidthBytes: 0,
+        pageViews: audience.pageViews,
+        visitors: audience.visitors,
+        bandwidthBytes: audience.bytes,
+        parked: audience.parked,
         storage: await deps.storage.usage(user.id, user.plan),
       };
     },

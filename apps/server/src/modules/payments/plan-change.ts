@@ -76,7 +76,7 @@ export async function planPreview(
   const sites = await siteLimitState(db, userId, plan);
   const domains = await customDomainState(db, userId, plan);
   const deadline = graceEnd(effectiveAt);
-  const ref = ({ id, sourceUrl }: SiteRef) => ({ id, sourceUrl });
+  const ref = ({ id, sourceUrl, title }: SiteRef) => ({ id, sourceUrl, title });
   return {
     plan,
     effectiveAt: effectiveAt.toISOString(),

@@ -8,7 +8,9 @@ import type { MirrorLimits } from '@mirror/contract';
 import {
   failedCount,
   mirror,
+  MirrorError,
   readBlob,
+  type MirrorFailure,
   type Manifest,
   type MirrorStats,
   type ProgressEvent,
@@ -28,14 +30,33 @@ export interface MirrorRunInput {
   previousManifestHash?: string;
 }
 
-export interface MirrorRunOutput {
+/**
+ * The engine's own verdict on a site it could not copy (nothing fetched, a refused or invalid
+ * address): final, with its English sentence and, for a person, a category and the detail.
+ */
+export interface MirrorRunFailure extends MirrorFailure {
+  message: string;
+}
+
+export type MirrorRunOutput = MirrorRunCopy | { failure: MirrorRunFailure };
+
+export interface MirrorRunCopy {
   manifestHash: string;
+  /** The home page's title (the site's name); absent when it has none. */
+  title?: string;
   stats: MirrorStats;
   failed: number;
   /** Pages and bytes of the copy (metrics). */
   pages: number;
   bytes: number;
 }
+
+/** The engine's verdicts answered as a failure (a storage failure or a cancel is thrown). */
+const FINAL_CODES: ReadonlySet<MirrorError['code']> = new Set([
+  'nothing-fetched',
+  'refused-address',
+  'invalid-url',
+]);
 
 /** Progress goes to the parent at most this often. */
 const PROGRESS_EVERY_MS = 250;
@@ -50,26 +71,33 @@ export async function run(
       ) as Manifest)
     : undefined;
   let lastProgress = 0;
-  const manifest = await mirror({
-    url: input.url,
-    store: context.blobs,
-    ...safeLookupOptions(input.net),
-    render: input.render,
-    chromiumPath: input.chromiumPath,
-    maxPages: input.limits.maxPages,
-    maxFiles: input.limits.maxFiles,
-    maxBytes: input.limits.maxBytes,
-    maxTimeMs: input.limits.maxTimeMs,
-    maxFileBytes: input.limits.maxFileBytes,
-    signal: context.signal,
-    onProgress: (event: ProgressEvent) => {
-      const now = Date.now();
-      if (now - lastProgress < PROGRESS_EVERY_MS && event.phase !== 'done') return;
-      lastProgress = now;
-      context.progress(event);
-    },
-    ...(previous ? { previous } : {}),
-  });
+  let manifest: Manifest;
+  try {
+    manifest = await mirror({
+      url: input.url,
+      store: context.blobs,
+      ...safeLookupOptions(input.net),
+      render: input.render,
+      chromiumPath: input.chromiumPath,
+      maxPages: input.limits.maxPages,
+      maxFiles: input.limits.maxFiles,
+      maxBytes: input.limits.maxBytes,
+      maxTimeMs: input.limits.maxTimeMs,
+      maxFileBytes: input.limits.maxFileBytes,
+      signal: context.signal,
+      onProgress: (event: ProgressEvent) => {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_EVERY_MS && event.phase !== 'done') return;
+        lastProgress = now;
+        context.progress(event);
+      },
+      ...(previous ? { previous } : {}),
+    });
+  } catch (err) {
+    if (err instanceof MirrorError && err.failure && FINAL_CODES.has(err.code))
+      return { failure: { message: err.message, ...err.failure } };
+    throw err;
+  }
   const manifestHash = await saveManifest(context.blobs, manifest);
   let pages = 0;
   let bytes = 0;
@@ -77,7 +105,14 @@ export async function run(
     if (entry.kind === 'page') pages += 1;
     bytes += entry.size;
   }
-  return { manifestHash, stats: manifest.stats, failed: failedCount(manifest), pages, bytes };
+  return {
+    manifestHash,
+    ...(manifest.title ? { title: manifest.title } : {}),
+    stats: manifest.stats,
+    failed: failedCount(manifest),
+    pages,
+    bytes,
+  };
 }
 
 export const mirrorRunTask = sandboxTask(import.meta.url, run);

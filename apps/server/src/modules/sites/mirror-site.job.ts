@@ -3,10 +3,12 @@ import {
   CUSTOMIZE_STATUS_TEXTS,
   DEMO_MIRROR_LIMITS,
   PLAN_MIRROR_LIMITS,
+  type MirrorFailureKind,
   type MirrorLimits,
   type PlanId,
+  type RunCounts,
 } from '@mirror/contract';
-import type { ProgressEvent } from '@mirror/engine';
+import type { MirrorFailure, ProgressEvent } from '@mirror/engine';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../platform/db/database.js';
@@ -51,6 +53,18 @@ export function runGraceMs(limits: MirrorLimits): number {
 function minutes(ms: number): string {
   const n = Math.round(ms / 60_000);
   return n === 1 ? '1 minute' : `${n} minutes`;
+}
+
+const SANDBOX_FAILURE_KINDS: Record<SandboxError['reason'], MirrorFailureKind> = {
+  timeout: 'time-limit',
+  memory: 'memory-limit',
+  crashed: 'crashed',
+  aborted: 'crashed',
+};
+
+/** A run the sandbox ended, as a category with its technical detail. */
+function sandboxFailure(error: SandboxError): MirrorFailure {
+  return { kind: SANDBOX_FAILURE_KINDS[error.reason], detail: error.message };
 }
 
 /** A plain sentence for a run the sandbox ended (none of them says anything about the server). */
@@ -128,11 +142,21 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
     ...deps.net,
   };
 
-  /** Ends the run as failed: the version is marked so, what is served stays as it was. */
-  async function failRun(siteId: string, versionId: string, message: string, progress: number) {
+  /**
+   * Ends the run as failed: the version is marked so, what is served stays as it was. `message` is
+   * the English sentence; `failure` the category and detail the app shows a person (issue 20).
+   */
+  async function failRun(
+    siteId: string,
+    versionId: string,
+    message: string,
+    progress: number,
+    failure: MirrorFailure,
+  ) {
+    const why = { error_kind: failure.kind, error_detail: failure.detail };
     await db
       .updateTable('site_versions')
-      .set({ status: 'failed', error: message, finished_at: new Date().toISOString() })
+      .set({ status: 'failed', error: message, ...why, finished_at: new Date().toISOString() })
       .where('id', '=', versionId)
       .execute();
     await updateRunState(db, siteId, {
@@ -141,6 +165,9 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       progress,
       estimated_time: null,
       error: message,
+      ...why,
+      run_counts: null,
+      current_url: null,
     });
     await failFollowUps(db, versionId, `The mirror failed: ${message}`);
   }
@@ -159,6 +186,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         versionId,
         `${RUN_FAILED_PREFIX}the copying process stopped unexpectedly, ${MAX_ATTEMPTS} times. Please try again later.`,
         site?.progress ?? 0,
+        { kind: 'crashed', detail: `The job was abandoned after ${MAX_ATTEMPTS} attempts.` },
       );
     },
     async handle({ siteId, versionId }, context) {
@@ -198,11 +226,14 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         if (now - lastWrite < 1_000) return;
         lastWrite = now;
         const { status, text } = describe(event);
+        const counts: RunCounts = { pages: event.pages, files: event.files };
         const snapshot = {
           status,
           current_status: text,
           progress,
           estimated_time: event.estimatedTime,
+          run_counts: JSON.stringify(counts),
+          current_url: event.currentPage ?? null,
         };
         writes = writes
           .then(() => updateRunState(db, siteId, snapshot))
@@ -215,7 +246,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         ? await findVersion(db, siteId, site.live_version_id)
         : undefined;
       const previousManifestHash = live?.manifest_hash ?? undefined;
-      const fail = (message: string) => failRun(siteId, versionId, message, progress);
+      const fail = (message: string, failure: MirrorFailure) =>
+        failRun(siteId, versionId, message, progress, failure);
       const ended = (outcome: string, usage: SandboxUsage, reason?: string) =>
         context.log.info(
           { siteId, versionId, outcome, ...usage, ...(reason ? { reason } : {}) },
@@ -241,7 +273,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           },
         );
         output = result.output;
-        ended('completed', result.usage);
+        if ('failure' in output) ended('failed', result.usage, output.failure.message);
+        else ended('completed', result.usage);
       } catch (err) {
         await writes;
         const usage = (err as { usage?: SandboxUsage }).usage ?? { peakBytes: 0, durationMs: 0 };
@@ -252,30 +285,40 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         ended('failed', usage, err instanceof Error ? err.message : String(err));
         if (isDiskFull(err)) {
           context.log.error({ err }, 'the blob store is out of disk space; the mirror failed');
-          return fail(DISK_FULL_MESSAGE);
+          return fail(DISK_FULL_MESSAGE, { kind: 'server-storage', detail: String(err) });
         }
-        // The engine's own verdicts (a refused address, nothing to fetch) and the sandbox's limits
-        // are final; a crash may be bad luck and is tried again.
-        if (err instanceof SandboxTaskError && err.taskErrorName === 'MirrorError')
-          return fail(err.message);
+        // The engine's own errors (its store failed) and the sandbox's limits are final; a crash
+        // may be bad luck and is tried again.
+        if (err instanceof SandboxTaskError && err.taskErrorName === 'MirrorError') {
+          const kind = err.code === 'storage' ? 'server-storage' : 'unknown';
+          return fail(err.message, { kind, detail: err.message });
+        }
         if (err instanceof SandboxError && err.reason !== 'crashed')
-          return fail(sandboxFailureMessage(err, limits));
+          return fail(sandboxFailureMessage(err, limits), sandboxFailure(err));
         if (context.attempt >= MAX_ATTEMPTS) {
+          if (err instanceof SandboxError)
+            return fail(sandboxFailureMessage(err, limits), sandboxFailure(err));
+          // The error's own text (a library's, OpenSSL's…) is detail, never the sentence.
+          const detail = err instanceof Error ? err.message : String(err);
           return fail(
-            err instanceof SandboxError
-              ? sandboxFailureMessage(err, limits)
-              : `${RUN_FAILED_PREFIX}${err instanceof Error ? err.message : String(err)}`,
+            `${RUN_FAILED_PREFIX}something went wrong while copying it. Please try again later.`,
+            { kind: 'unknown', detail },
           );
         }
         throw err;
       }
       await writes;
+      // The engine's own verdicts (nothing could be fetched, a refused address) are final.
+      if ('failure' in output) {
+        const { message, ...failure } = output.failure;
+        return fail(message, failure);
+      }
       const refused = await deps.storage.admitVersion(
         site.owner_id && owner ? { id: site.owner_id, plan: owner.plan } : null,
         versionId,
         output.manifestHash,
       );
-      if (refused) return fail(refused);
+      if (refused) return fail(refused, { kind: 'storage-quota', detail: refused });
 
       const finishedAt = new Date().toISOString();
       const followUp = deps.startFollowUp ? await findFollowUp(db, versionId) : undefined;
@@ -285,6 +328,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           stats: output.stats,
           failed: output.failed,
           finishedAt,
+          title: output.title,
         });
         await trx
           .updateTable('sites')
@@ -305,6 +349,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
                   estimated_time: 0,
                 }),
             error: null,
+            run_counts: null,
+            current_url: null,
             updated_at: finishedAt,
           })
           .where('id', '=', siteId)

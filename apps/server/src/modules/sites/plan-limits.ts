@@ -16,6 +16,8 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export interface SiteRef {
   id: string;
   sourceUrl: string;
+  /** The live home page's title (the site's name); null names it by its host. */
+  title: string | null;
 }
 
 /** The owner's sites, most recently created first (the order that decides which stay editable). */
@@ -23,6 +25,13 @@ function ownedSitesNewestFirst(db: Executor, ownerId: string) {
   return db
     .selectFrom('sites')
     .select(['id', 'source_url', 'sync_schedule'])
+    .select((eb) =>
+      eb
+        .selectFrom('site_versions')
+        .select('site_versions.title')
+        .whereRef('site_versions.id', '=', 'sites.live_version_id')
+        .as('title'),
+    )
     .where('owner_id', '=', ownerId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -49,6 +58,7 @@ export async function siteLimitState(
   const toRef = (r: (typeof rows)[number]) => ({
     id: r.id,
     sourceUrl: r.source_url,
+    title: r.title || null,
     syncSchedule: r.sync_schedule,
   });
   const readOnly = limits.mirrors === null ? [] : rows.slice(limits.mirrors).map(toRef);

@@ -45,18 +45,23 @@ export async function claimDemoSites(
   return rows.map((r) => r.id);
 }
 
-/** Sites with the thumbnail of their live version (what a clone record shows). */
+/** Sites with the thumbnail and title of their live version (what a clone record shows). */
 function selectSites(db: Db) {
   return db
     .selectFrom('sites')
     .selectAll()
-    .select((eb) =>
+    .select((eb) => [
       eb
         .selectFrom('site_versions')
         .select('site_versions.thumbnail_hash')
         .whereRef('site_versions.id', '=', 'sites.live_version_id')
         .as('live_thumbnail_hash'),
-    );
+      eb
+        .selectFrom('site_versions')
+        .select('site_versions.title')
+        .whereRef('site_versions.id', '=', 'sites.live_version_id')
+        .as('live_title'),
+    ]);
 }
 
 export function findSite(db: Db, id: string) {
@@ -115,6 +120,8 @@ export async function completeVersion(
     /** URLs that failed, in all. */
     failed: number;
     finishedAt: string;
+    /** The home page's title; none is stored as '' (known to have none). */
+    title: string | undefined;
   },
   extra: Pick<Updateable<SiteVersionsTable>, 'plan' | 'changes' | 'unparsed' | 'draft'> = {},
 ): Promise<void> {
@@ -129,6 +136,7 @@ export async function completeVersion(
       bytes: stats.bytes,
       failed_urls: failed,
       finished_at: done.finishedAt,
+      title: done.title ?? '',
       ...extra,
     })
     .where('id', '=', versionId)
@@ -150,6 +158,11 @@ export interface RunState {
   progress: number;
   estimated_time: number | null;
   error?: string | null;
+  error_kind?: string | null;
+  error_detail?: string | null;
+  /** `RunCounts` as JSON, while a mirror runs. */
+  run_counts?: string | null;
+  current_url?: string | null;
 }
 
 export async function updateRunState(db: Db, siteId: string, state: RunState): Promise<void> {
@@ -200,4 +213,20 @@ export async function failFollowUps(db: Db, versionId: string, message: string):
     .where('base_version_id', '=', versionId)
     .where('status', '=', 'pending')
     .execute();
+}
+
+/** Live versions whose title was never read (made before titles were kept), with their manifests. */
+export function findUntitledLiveVersions(db: Db, versionIds: readonly string[]) {
+  if (versionIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('site_versions')
+    .select(['id', 'manifest_hash'])
+    .where('id', 'in', [...versionIds])
+    .where('title', 'is', null)
+    .where('manifest_hash', 'is not', null)
+    .execute();
+}
+
+export async function setVersionTitle(db: Db, versionId: string, title: string): Promise<void> {
+  await db.updateTable('site_versions').set({ title }).where('id', '=', versionId).execute();
 }

@@ -7,9 +7,11 @@ import {
   CLONE_STATUS_TEXTS,
   DEMO_RETENTION_DAYS,
   getPlan,
+  isMirrorFailureKind,
   isPaidPlan,
   normalizeSourceUrl,
   PLAN_LIMIT_MESSAGES,
+  RunCounts,
   SITE_MESSAGES,
   type AnalyticsPeriod,
   type AnalyticsResponse,
@@ -17,6 +19,7 @@ import {
   type CloneRequestBody,
   EditOp,
   type EditPlan,
+  type MirrorFailureKind,
   type PlanId,
   type SiteVersion,
   type SyncSchedule,
@@ -40,9 +43,11 @@ import type { UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { Sandbox } from '../../platform/sandbox/sandbox.js';
+import type { AnalyticsService } from '../analytics/analytics.service.js';
 import { screenshotPath } from '../screenshots/screenshots.service.js';
 import type { StorageService } from '../storage/storage.service.js';
 import { exportSiteTask } from './export-site.task.js';
+import { siteTitlesTask } from './site-titles.task.js';
 import type { MirrorSitePayload } from './mirror-site.job.js';
 import {
   claimDemoSites,
@@ -52,7 +57,9 @@ import {
   findUnclaimedDemoIds,
   findVersion,
   isSubdomainTaken,
+  findUntitledLiveVersions,
   listOwnedSites,
+  setVersionTitle,
   listVersions,
   nextVersionNumber,
 } from './sites.repository.js';
@@ -130,8 +137,26 @@ function parseList(json: string | null): string[] {
   return json ? (JSON.parse(json) as string[]) : [];
 }
 
+/** A failed run's category and detail, beside its English `error` (issue 20, item 3). */
+function failureOf(row: {
+  error: string | null;
+  error_kind: string | null;
+  error_detail: string | null;
+}): { errorKind: MirrorFailureKind | null; errorDetail: string | null } {
+  if (row.error === null || !isMirrorFailureKind(row.error_kind))
+    return { errorKind: null, errorDetail: null };
+  return { errorKind: row.error_kind, errorDetail: row.error_detail };
+}
+
+function countsOf(json: string | null): RunCounts | null {
+  if (!json) return null;
+  const parsed = RunCounts.safeParse(JSON.parse(json));
+  return parsed.success ? parsed.data : null;
+}
+
 export interface SitesServiceDeps {
   db: Db;
+  analytics: Pick<AnalyticsService, 'siteAnalytics'>;
   blobs: BlobStore;
   jobs: JobQueue;
   mirrorJob: JobDefinition<MirrorSitePayload>;
@@ -168,6 +193,8 @@ function editsOf(version: { plan: string | null; edits: string | null }): Versio
 
 /** Time an export of a site's static folder may take. */
 export const EXPORT_TIMEOUT_MS = 5 * 60_000;
+/** Reading the titles of older live versions, when sites are listed (once per version). */
+const TITLES_TIMEOUT_MS = 20_000;
 
 /** Adds every file under `dir` to the zip, with paths relative to it. */
 function addFolder(zip: yazl.ZipFile, dir: string, prefix = ''): void {
@@ -204,12 +231,51 @@ export function createSitesService(deps: SitesServiceDeps) {
         : {},
       isDemo: site.is_demo === 1,
       error: site.error,
+      ...failureOf(site),
+      counts: countsOf(site.run_counts),
+      currentUrl: site.current_url,
       syncSchedule: site.sync_schedule,
       liveVersionId: site.live_version_id,
+      ownerPreviewUrl: site.live_version_id
+        ? previewUrlOf(versionPreviewLabel(site.live_version_id))
+        : null,
       thumbnailUrl: thumbnailUrlOf(site.live_thumbnail_hash),
+      title: site.live_title || null,
       createdAt: site.created_at,
       updatedAt: site.updated_at,
     };
+  }
+
+  /**
+   * Live versions made before titles were kept get theirs now, read from their stored home pages
+   * in one sandboxed run; a run that fails leaves them to the next listing (the host is shown).
+   */
+  async function withTitles<T extends SiteRow>(sites: T[]): Promise<T[]> {
+    const untitled = sites.filter((s) => s.live_version_id && s.live_title === null);
+    if (untitled.length === 0) return sites;
+    const versions = await findUntitledLiveVersions(
+      db,
+      untitled.map((s) => s.live_version_id!),
+    );
+    if (versions.length === 0) return sites;
+    try {
+      const {
+        output: { titles },
+      } = await deps.sandbox.run(
+        siteTitlesTask,
+        { manifestHashes: versions.map((v) => v.manifest_hash!) },
+        { timeoutMs: TITLES_TIMEOUT_MS },
+      );
+      const byVersion = new Map(versions.map((v, i) => [v.id, titles[i] ?? '']));
+      for (const [versionId, title] of byVersion) await setVersionTitle(db, versionId, title);
+      return sites.map((s) =>
+        s.live_version_id && byVersion.has(s.live_version_id)
+          ? { ...s, live_title: byVersion.get(s.live_version_id)! }
+          : s,
+      );
+    } catch {
+      return sites;
+    }
   }
 
   /** The site if this user may see it: owners see theirs; a demo is visible to whoever has its id. */
@@ -321,6 +387,10 @@ export function createSitesService(deps: SitesServiceDeps) {
           progress: 0,
           estimated_time: null,
           error: null,
+          error_kind: null,
+          error_detail: null,
+          run_counts: null,
+          current_url: null,
           current_version_id: versionId,
           updated_at: now,
         })
@@ -423,15 +493,20 @@ export function createSitesService(deps: SitesServiceDeps) {
         progress: record.progress,
         estimatedTime: record.estimatedTime,
         error: record.error,
+        errorKind: record.errorKind ?? null,
+        errorDetail: record.errorDetail ?? null,
+        counts: record.counts ?? null,
+        currentUrl: record.currentUrl ?? null,
       };
     },
 
     async get(user: UserRow, id: string): Promise<CloneRecord> {
-      return toRecord(await ownedSite(user, id));
+      const [site] = await withTitles([await ownedSite(user, id)]);
+      return toRecord(site!);
     },
 
     async list(user: UserRow): Promise<CloneRecord[]> {
-      return (await listOwnedSites(db, user.id)).map(toRecord);
+      return (await withTitles(await listOwnedSites(db, user.id))).map(toRecord);
     },
 
     async remove(user: UserRow, id: string): Promise<void> {
@@ -471,6 +546,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         failedUrls: v.failed_urls,
         isLive: v.id === site.live_version_id,
         error: v.error,
+        ...failureOf(v),
         kind: v.kind,
         draft: v.draft === 1,
         // Report lines in plain words: never a CSS selector (issue 19, item 6).
@@ -599,38 +675,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       period: AnalyticsPeriod,
     ): Promise<AnalyticsResponse> {
       const site = await ownedSite(user, id);
-      const days = Number(period.replace('d', ''));
-      const today = new Date();
-      const dates = Array.from({ length: days }, (_, i) => {
-        const d = new Date(
-          Date.UTC(
-            today.getUTCFullYear(),
-            today.getUTCMonth(),
-            today.getUTCDate() - (days - 1 - i),
-          ),
-        );
-        return d.toISOString().slice(0, 10);
-      });
-      const rows = await db
-        .selectFrom('site_visits')
-        .selectAll()
-        .where('site_id', '=', site.id)
-        .where('day', '>=', dates[0]!)
-        .execute();
-      const byDay = new Map(rows.map((r) => [r.day, r]));
-      const series = dates.map((date) => ({
-        date,
-        visits: byDay.get(date)?.visits ?? 0,
-        pageViews: byDay.get(date)?.page_views ?? 0,
-      }));
-      return {
-        period,
-        days: series,
-        totals: {
-          visits: series.reduce((s, d) => s + d.visits, 0),
-          pageViews: series.reduce((s, d) => s + d.pageViews, 0),
-        },
-      };
+      return deps.analytics.siteAnalytics(site.id, period);
     },
 
     /** Periodic upkeep: drop unclaimed demos past their time, start scheduled syncs that are due. */

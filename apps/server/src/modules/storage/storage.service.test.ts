@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { PLAN_STORAGE_BYTES, STORAGE_MESSAGES } from '@mirror/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromSite, mirrorSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
+import {
+  fromSite,
+  mirrorSite,
+  pollToEnd,
+  SERVICE_ENV,
+  SIGN_UP_PASSWORD,
+  signUp,
+} from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -84,6 +91,7 @@ describe('storage: garbage collection', () => {
       method: 'DELETE',
       url: '/api/auth/me',
       headers: alice.headers,
+      payload: { password: SIGN_UP_PASSWORD },
     });
     expect(deleted.statusCode).toBe(200);
     const swept = await t.app.storageService.sweep(later());

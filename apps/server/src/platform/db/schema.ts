@@ -83,6 +83,13 @@ export interface SitesTable {
   demo_ip: ColumnType<string | null, string | null | undefined, string | null>;
   progress: ColumnType<number, number | undefined, number>;
   estimated_time: ColumnType<number | null, number | null | undefined, number | null>;
+  /** While a mirror runs: `RunCounts` (pages and files done out of found) as JSON. */
+  run_counts: NullableText;
+  /** While a mirror runs: the page being copied. */
+  current_url: NullableText;
+  /** A failed run's `MirrorFailureKind` and technical detail (`error` is the English sentence). */
+  error_kind: NullableText;
+  error_detail: NullableText;
   sync_schedule: ColumnType<
     'off' | 'daily' | 'weekly',
     'off' | 'daily' | 'weekly' | undefined,
@@ -107,6 +114,9 @@ export interface SiteVersionsTable {
   bytes: ColumnType<number, number | undefined, number>;
   failed_urls: ColumnType<number, number | undefined, number>;
   error: string | null;
+  /** As the site's: a failed run's category and technical detail. */
+  error_kind: NullableText;
+  error_detail: NullableText;
   created_at: Timestamp;
   finished_at: Timestamp | null;
   kind: ColumnType<VersionKind, VersionKind | undefined, VersionKind>;
@@ -124,6 +134,8 @@ export interface SiteVersionsTable {
   draft: ColumnType<number, number | undefined, number>;
   /** Blob of the version's thumbnail (JPEG), made by a job after the version completed. */
   thumbnail_hash: NullableText;
+  /** The home page's title (`cleanSiteTitle`); '' when it has none, null when not read yet. */
+  title: NullableText;
   /** A rewrite that used up the site's one-off payment: that payment's time, given back on failure. */
   rewrite_credit: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** 1 for the edits a re-mirror or sync re-applies: published at once, like the mirror. */
@@ -168,6 +180,37 @@ export interface SiteVisitsTable {
   day: string;
   visits: number;
   page_views: number;
+  /** Distinct people that day (each new salted hash in `daily_visitors`). */
+  visitors: Generated<number>;
+  /** Body bytes sent for the site's pages and files (bots' too, previews' not). */
+  bytes: Generated<number>;
+  /** Page loads by bots, left out of visits and page views. */
+  bot_views: Generated<number>;
+}
+
+/** A site's top paths and referrer hosts per day; `key` '' is the day's "other" bucket. */
+export interface SiteVisitKeysTable {
+  site_id: string;
+  day: string;
+  kind: 'page' | 'referrer';
+  key: string;
+  hits: number;
+}
+
+/** Visits to a parked domain's page per UTC day. */
+export interface ParkedVisitsTable {
+  domain_id: string;
+  day: string;
+  visitors: number;
+  page_views: number;
+  bot_views: number;
+}
+
+/** The salted visitor hashes of the last two days (who was new today, across processes). */
+export interface DailyVisitorsTable {
+  day: string;
+  scope: string;
+  hash: string;
 }
 
 /** Thumbnails that GET /screenshots may serve; `url` is a website or `version:{id}`. */
@@ -405,6 +448,9 @@ export interface Database {
   version_blobs: VersionBlobsTable;
   jobs: JobsTable;
   site_visits: SiteVisitsTable;
+  site_visit_keys: SiteVisitKeysTable;
+  parked_visits: ParkedVisitsTable;
+  daily_visitors: DailyVisitorsTable;
   screenshots: ScreenshotsTable;
   billing_customers: BillingCustomersTable;
   subscriptions: SubscriptionsTable;

@@ -1,5 +1,6 @@
-import type { CloneStatus } from '@mirror/contract';
+import type { CloneStatus, RunCounts } from '@mirror/contract';
 import { isRunningStatus, translateProgressText } from '../../lib/clone-status';
+import { displayUrl, formatNumber } from '../../lib/format';
 import { useI18n } from '../../lib/i18n';
 import { Spinner } from '../ui/spinner';
 import { CloneStatusBadge } from './clone-status-badge';
@@ -11,21 +12,31 @@ export interface CloneProgressProps {
   currentStatus: string;
   /** 0..1 */
   progress: number;
-  /** Seconds left, or null when unknown. */
+  /** Seconds left; while running, 0 is "almost done" and null "estimating". */
   estimatedTime: number | null;
+  /** Pages and files done out of found, while a mirror runs. */
+  counts?: RunCounts | null | undefined;
+  /** The page being copied, while a mirror runs. */
+  currentUrl?: string | null | undefined;
 }
 
-/** Status label, progress bar, status line and, while running, a spinner with the time left. */
+/**
+ * Status label, progress bar, status line and, while running, a spinner with the time left, the
+ * pages and files done out of those found and the page being copied.
+ */
 export function CloneProgress({
   status,
   currentStatus,
   progress,
   estimatedTime,
+  counts,
+  currentUrl,
 }: CloneProgressProps) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const percent = Math.round(Math.min(1, Math.max(0, progress)) * 100);
   const running = isRunningStatus(status);
   const statusText = currentStatus ? translateProgressText(t, currentStatus) : '';
+  const showCounts = running && counts && counts.pages.found + counts.files.found > 0;
   return (
     <div className="clone-progress">
       <div className="clone-progress-head">
@@ -51,14 +62,41 @@ export function CloneProgress({
           {statusText}
         </p>
         {running && (
-          <p className="clone-eta">
+          <p className="clone-eta" data-testid="clone-eta">
             <Spinner />
-            {estimatedTime != null
-              ? t('mirror.estimatedTime', { seconds: estimatedTime })
-              : t('mirror.estimating')}
+            {estimatedTime === null
+              ? t('mirror.estimating')
+              : estimatedTime === 0
+                ? t('mirror.almostDone')
+                : t('mirror.estimatedTime', { seconds: estimatedTime })}
           </p>
         )}
       </div>
+      {showCounts && (
+        <p className="clone-counts" data-testid="clone-counts">
+          {t('mirror.counts', {
+            pagesDone: formatNumber(locale, counts.pages.done),
+            pagesFound: formatNumber(locale, counts.pages.found),
+            filesDone: formatNumber(locale, counts.files.done),
+            filesFound: formatNumber(locale, counts.files.found),
+          })}
+        </p>
+      )}
+      {running && currentUrl && <CurrentPage url={currentUrl} />}
     </div>
+  );
+}
+
+/** "Copying example.com/about", the address kept left-to-right inside any sentence. */
+function CurrentPage({ url }: { url: string }) {
+  const { t } = useI18n();
+  const [before = '', after = ''] = t('mirror.copying', { url: '\u0000' }).split('\u0000');
+  const shown = displayUrl(url);
+  return (
+    <p className="clone-current" data-testid="clone-current" title={url}>
+      {before}
+      <bdi dir="ltr">{shown}</bdi>
+      {after}
+    </p>
   );
 }

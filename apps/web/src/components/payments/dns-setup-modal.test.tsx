@@ -166,6 +166,31 @@ describe('DNS setup modal', () => {
     expect(calls('PUT', '/domains/clone/s1/customize')).toHaveLength(0);
   });
 
+  it('shows only the new address once the subdomain is changed (the old one answers 404)', async () => {
+    const moved = 'http://bakery.localhost:8181/';
+    const { dialog } = await renderModal({
+      'PUT /domains/clone/s1': { body: makeClone({ id: 's1', previewUrl: moved }) },
+    });
+    const siteUrl = () => dialog.getByText('Site URL').nextElementSibling?.textContent;
+    expect(siteUrl()).toBe(previewUrl);
+
+    fireEvent.change(dialog.getByLabelText(/^Custom subdomain/), { target: { value: 'bakery' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Apply Customizations' }));
+
+    const link = await dialog.findByRole('link', { name: moved });
+    expect(link.getAttribute('href')).toBe(moved);
+    expect(siteUrl()).toBe(moved);
+    const modal = screen.getByRole('dialog', { name: 'Set up your site' });
+    expect(modal.textContent).not.toContain('calm-river');
+    expect([...modal.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([moved]);
+
+    // A custom domain chosen afterwards is the site's address; the temporary one is the new one.
+    chooseDomain(dialog, 'shop.example.com');
+    expect(siteUrl()).toBe('https://shop.example.com');
+    expect(dialog.getByRole('link', { name: moved })).toBeTruthy();
+    expect(modal.textContent).not.toContain('calm-river');
+  });
+
   it("goes to the dashboard with 'Go to Dashboard' and closes with 'Close'", async () => {
     const { dialog, onClose } = await renderModal();
     fireEvent.click(dialog.getAllByRole('button', { name: 'Close' }).at(-1)!);

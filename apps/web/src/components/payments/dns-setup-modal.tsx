@@ -52,20 +52,7 @@ export function DnsSetupModal({ onClose }: { onClose: () => void }) {
       title={t('payments.dns.title')}
       description={t('payments.dns.description')}
       onClose={onClose}
-    >
-      <div className="dns-setup">
-        {load.state === 'loading' && (
-          <p className="checkout-loading" role="status">
-            <Spinner /> {t('common.loading')}
-          </p>
-        )}
-        {load.state === 'error' && (
-          <p className="alert alert-error" role="alert">
-            {t('payments.dns.loadFailed')}
-          </p>
-        )}
-        {load.state === 'ready' && !site && <p>{t('payments.dns.noSite')}</p>}
-        {site && <SiteSetup site={site} />}
+      footer={
         <div className="confirm-actions">
           <button type="button" className="button button-outline" onClick={onClose}>
             {t('common.close')}
@@ -81,14 +68,31 @@ export function DnsSetupModal({ onClose }: { onClose: () => void }) {
             {t('payments.dns.goToDashboard')}
           </button>
         </div>
+      }
+    >
+      <div className="dns-setup">
+        {load.state === 'loading' && (
+          <p className="checkout-loading" role="status">
+            <Spinner /> {t('common.loading')}
+          </p>
+        )}
+        {load.state === 'error' && (
+          <p className="alert alert-error" role="alert">
+            {t('payments.dns.loadFailed')}
+          </p>
+        )}
+        {load.state === 'ready' && !site && <p>{t('payments.dns.noSite')}</p>}
+        {site && <SiteSetup site={site} />}
       </div>
     </Modal>
   );
 }
 
-function SiteSetup({ site }: { site: CloneRecord }) {
+function SiteSetup({ site: newest }: { site: CloneRecord }) {
   const { t } = useI18n();
-  const sitesHost = sitesHostOf(site.previewUrl);
+  // A subdomain change moves the site: from then on the modal shows the address it answers on.
+  const [site, setSite] = useState(newest);
+  const sitesHost = sitesHostOf(site.previewUrl) ?? sitesHostOf(newest.previewUrl);
   const initialDomain =
     site.targetDomain && sitesHost && !site.targetDomain.endsWith(sitesHost)
       ? site.targetDomain
@@ -133,7 +137,7 @@ function SiteSetup({ site }: { site: CloneRecord }) {
           {chosenDomain && (
             <DnsRecord key={chosenDomain} domain={chosenDomain} sitesHost={sitesHost} />
           )}
-          <CustomizeForm site={site} sitesHost={sitesHost} />
+          <CustomizeForm site={site} sitesHost={sitesHost} onMoved={setSite} />
         </>
       )}
     </>
@@ -174,7 +178,7 @@ function DnsRecord({ domain, sitesHost }: { domain: string; sitesHost: string })
       <h3 id={headingId} className="dns-record-title">
         {t('payments.dns.recordTitle', { domain })}
       </h3>
-      <table className="dns-record-table">
+      <table className="dns-record-table stack-table">
         <thead>
           <tr>
             <th scope="col">{t('payments.dns.type')}</th>
@@ -182,11 +186,17 @@ function DnsRecord({ domain, sitesHost }: { domain: string; sitesHost: string })
             <th scope="col">{t('payments.dns.value')}</th>
           </tr>
         </thead>
-        <tbody dir="ltr">
+        <tbody>
           <tr>
-            <td>CNAME</td>
-            <td>@</td>
-            <td data-testid="dns-record-value">{sitesHost}</td>
+            <td data-label={t('payments.dns.type')}>
+              <span dir="ltr">CNAME</span>
+            </td>
+            <td data-label={t('payments.dns.name')}>
+              <span dir="ltr">@</span>
+            </td>
+            <td data-label={t('payments.dns.value')} data-testid="dns-record-value">
+              <span dir="ltr">{sitesHost}</span>
+            </td>
           </tr>
         </tbody>
       </table>
@@ -222,7 +232,15 @@ function DnsRecord({ domain, sitesHost }: { domain: string; sitesHost: string })
   );
 }
 
-function CustomizeForm({ site, sitesHost }: { site: CloneRecord; sitesHost: string }) {
+function CustomizeForm({
+  site,
+  sitesHost,
+  onMoved,
+}: {
+  site: CloneRecord;
+  sitesHost: string;
+  onMoved: (site: CloneRecord) => void;
+}) {
   const { t } = useI18n();
   const subdomainId = useId();
   const instructionsId = useId();
@@ -244,6 +262,7 @@ function CustomizeForm({ site, sitesHost }: { site: CloneRecord; sitesHost: stri
     try {
       if (name !== '') {
         const moved = await changeSubdomain(site.id, name);
+        onMoved(moved);
         const host = moved.previewUrl ? new URL(moved.previewUrl).host : `${name}.${sitesHost}`;
         notify.success(t('payments.dns.subdomainChanged', { host }));
         setSubdomain('');

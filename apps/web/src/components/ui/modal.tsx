@@ -16,12 +16,25 @@ interface ModalProps {
   description?: string;
   onClose: () => void;
   children: ReactNode;
+  /** Actions kept in view below the content, which scrolls on its own when the screen is short. */
+  footer?: ReactNode;
   /** `alertdialog` for confirmations that interrupt the user. */
   role?: 'dialog' | 'alertdialog';
 }
 
-/** Accessible dialog: labelled by its title, focus kept inside, Escape and backdrop close it. */
-export function Modal({ title, description, onClose, children, role = 'dialog' }: ModalProps) {
+/**
+ * Accessible dialog: labelled by its title, focus kept inside, Escape and backdrop close it. It is
+ * never taller than the screen: the content scrolls between the title and the footer, and the
+ * close button stays in its corner.
+ */
+export function Modal({
+  title,
+  description,
+  onClose,
+  children,
+  footer,
+  role = 'dialog',
+}: ModalProps) {
   const { t } = useI18n();
   const titleId = useId();
   const descriptionId = useId();
@@ -89,7 +102,8 @@ export function Modal({ title, description, onClose, children, role = 'dialog' }
             </p>
           )}
         </div>
-        {children}
+        <div className="modal-body">{children}</div>
+        {footer && <div className="modal-footer">{footer}</div>}
         <button
           type="button"
           className="modal-close"

@@ -14,6 +14,9 @@ import * as m0012 from './0012-plan-downgrade.js';
 import * as m0013 from './0013-version-blobs.js';
 import * as m0014 from './0014-draft-edits.js';
 import * as m0015 from './0015-screenshot-frameable.js';
+import * as m0016 from './0016-visit-analytics.js';
+import * as m0017 from './0017-site-titles.js';
+import * as m0018 from './0018-run-progress.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -36,4 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0013-version-blobs': m0013,
   '0014-draft-edits': m0014,
   '0015-screenshot-frameable': m0015,
+  '0016-visit-analytics': m0016,
+  '0017-site-titles': m0017,
+  '0018-run-progress': m0018,
 };

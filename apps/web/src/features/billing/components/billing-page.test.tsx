@@ -57,7 +57,9 @@ const usage: Usage = {
   mirrors: { used: 2, limit: 5 },
   customDomains: { used: 0, limit: 2 },
   pageViews: 1234,
+  visitors: 321,
   bandwidthBytes: 1_572_864,
+  parked: { visitors: 12, pageViews: 40 },
   storage: { usedBytes: 1_610_612_736, limitBytes: 21_474_836_480 },
 };
 
@@ -167,6 +169,12 @@ describe('billing screen', () => {
     expect(screen.getByText('Storage')).toBeTruthy();
     expect(screen.getByText('1.5 GB of 20 GB')).toBeTruthy();
     expect(screen.getByTestId('usage-page-views').textContent).toBe('1,234');
+    // The sites' audience this period, and the parked pages'.
+    expect(screen.getByTestId('usage-visitors').textContent).toBe('321');
+    expect(screen.getByTestId('usage-bandwidth').textContent).toBe('1.5 MB');
+    expect(screen.getByTestId('usage-parked-visits').textContent).toBe(
+      'Visitors: 12, page views: 40',
+    );
     expect(await screen.findByText('No invoices yet.')).toBeTruthy();
     expect(await screen.findByText('No payment method yet.')).toBeTruthy();
   });
@@ -370,6 +378,12 @@ describe('billing screen', () => {
     expect(row.textContent).toContain('MIRROR-0001');
     expect(row.textContent).toContain('$7.00');
     expect(row.textContent).toContain('Paid');
+    // On a phone the row is a card and each cell a line labelled with its column (issue 20).
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.dataset.label),
+    ).toEqual(['Date', 'Invoice', 'Amount', 'Status', undefined]);
     fireEvent.click(within(row).getByRole('button', { name: 'Download invoice MIRROR-0001' }));
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     const link = click.mock.contexts[0] as HTMLAnchorElement;

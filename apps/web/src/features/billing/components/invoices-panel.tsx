@@ -60,7 +60,7 @@ export function InvoicesPanel() {
       )}
       {load.state === 'ready' && load.invoices.length > 0 && (
         <div className="billing-table-wrap">
-          <table className="billing-table">
+          <table className="billing-table stack-table">
             <thead>
               <tr>
                 <th scope="col">{t('billing.invoices.date')}</th>
@@ -77,10 +77,16 @@ export function InvoicesPanel() {
                 const number = invoice.number ?? invoice.id;
                 return (
                   <tr key={invoice.id} data-testid="invoice-row">
-                    <td>{formatUnixDate(locale, invoice.created)}</td>
-                    <td dir="ltr">{number}</td>
-                    <td dir="ltr">{formatCents(locale, invoice.total, invoice.currency)}</td>
-                    <td>
+                    <td data-label={t('billing.invoices.date')}>
+                      {formatUnixDate(locale, invoice.created)}
+                    </td>
+                    <td data-label={t('billing.invoices.number')}>
+                      <span dir="ltr">{number}</span>
+                    </td>
+                    <td data-label={t('billing.invoices.amount')}>
+                      <span dir="ltr">{formatCents(locale, invoice.total, invoice.currency)}</span>
+                    </td>
+                    <td data-label={t('billing.invoices.status')}>
                       <span className="badge" data-status={invoice.status}>
                         {KNOWN_STATUSES.has(invoice.status)
                           ? t(`billing.invoices.statuses.${invoice.status}`)

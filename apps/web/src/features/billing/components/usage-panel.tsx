@@ -12,7 +12,7 @@ type Load =
 
 /**
  * What the plan allows and what this account uses this billing period (`GET /payments/usage`),
- * storage included (all versions of its sites).
+ * storage included (all versions of its sites), and the audience of its sites and parked pages.
  */
 export function UsagePanel() {
   const { t, locale } = useI18n();
@@ -87,12 +87,25 @@ export function UsagePanel() {
             })}
           />
           <div className="usage-item">
+            <dt>{t('billing.usage.visitors')}</dt>
+            <dd data-testid="usage-visitors">{n(usage.visitors)}</dd>
+          </div>
+          <div className="usage-item">
             <dt>{t('billing.usage.pageViews')}</dt>
             <dd data-testid="usage-page-views">{n(usage.pageViews)}</dd>
           </div>
           <div className="usage-item">
             <dt>{t('billing.usage.bandwidth')}</dt>
             <dd data-testid="usage-bandwidth">{formatBytes(locale, usage.bandwidthBytes)}</dd>
+          </div>
+          <div className="usage-item">
+            <dt>{t('billing.usage.parkedVisits')}</dt>
+            <dd data-testid="usage-parked-visits">
+              {t('billing.usage.parkedValue', {
+                visitors: n(usage.parked.visitors),
+                views: n(usage.parked.pageViews),
+              })}
+            </dd>
           </div>
         </dl>
       )}

@@ -1,5 +1,5 @@
 import { getPlan, type DowngradePreview, type PlanId } from '@mirror/contract';
-import { displayUrl, formatNumber } from '../../../lib/format';
+import { formatNumber, siteNameOf } from '../../../lib/format';
 import type { TranslateVars } from '../../../lib/i18n/translate';
 
 type Translate = (key: string, vars?: TranslateVars) => string;
@@ -73,7 +73,7 @@ export function overLimitNotice(preview: DowngradePreview, t: Translate, locale:
         count: n(readOnly.length),
         total: n(count),
         limit: n(limit),
-        sites: readOnly.map((site) => displayUrl(site.sourceUrl)).join(', '),
+        sites: readOnly.map((site) => siteNameOf(site).name).join(', '),
       }),
     );
   }

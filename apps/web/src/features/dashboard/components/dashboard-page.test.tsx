@@ -174,6 +174,8 @@ describe('dashboard', () => {
       'gamma.example',
     ]);
     const beta = rows[0]!;
+    // Without a title, the host is the name, shown once.
+    expect(beta.querySelector('.site-row-host')).toBeNull();
     expect(within(beta).getByText('Completed').className).toContain('status-completed');
     expect(within(beta).getByText('https://beta.example/shop')).toBeTruthy();
     expect(
@@ -190,6 +192,26 @@ describe('dashboard', () => {
     expect(within(gamma).getByText('Processing').className).toContain('status-processing');
     expect(within(gamma).queryByRole('link', { name: /^Preview/ })).toBeNull();
     expect(within(gamma).queryByRole('img')).toBeNull();
+  });
+
+  it("names a site by its home page's title, with the host beneath", async () => {
+    const titled = [
+      makeClone({
+        id: 't',
+        status: 'completed',
+        title: 'Clean Blog',
+        sourceUrl: 'http://127.0.0.1:8392/',
+        thumbnailUrl: `/api/screenshots/${'t'.repeat(64)}.jpg`,
+      }),
+    ];
+    serve('free', { sites: titled, domains: [] });
+    const [row] = await screen.findAllByTestId('site-row');
+    expect(row!.querySelector('.site-row-name')?.textContent).toBe('Clean Blog');
+    expect(row!.querySelector('.site-row-host')?.textContent).toBe('127.0.0.1:8392');
+    expect(within(row!).getByRole('link', { name: 'Manage Clean Blog' })).toBeTruthy();
+    expect(within(row!).getByRole('img', { name: 'Thumbnail of Clean Blog' })).toBeTruthy();
+    const panel = screen.getByRole('region', { name: 'Recent Activity' });
+    expect(within(panel).getByText('Mirror of Clean Blog started')).toBeTruthy();
   });
 
   it('builds the recent activity from the sites, newest first', async () => {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { displayUrl, formatDateTime } from '../../../lib/format';
+import { formatDateTime, siteNameOf } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import type { ActivityItem } from '../utils/overview';
 
@@ -14,7 +14,7 @@ export function RecentActivity({ items }: { items: readonly ActivityItem[] }) {
           <span className="activity-dot" aria-hidden="true" />
           <div>
             <Link to={paths.site.getHref(item.siteId)} className="activity-text">
-              {t(`dashboard.activity.${item.kind}`, { url: displayUrl(item.sourceUrl) })}
+              {t(`dashboard.activity.${item.kind}`, { url: siteNameOf(item).name })}
             </Link>
             <time className="activity-time" dateTime={item.at}>
               {formatDateTime(locale, item.at)}

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
 import { paths } from '../../../config/paths';
-import { displayUrl, formatDateTime } from '../../../lib/format';
+import { formatDateTime, siteNameOf } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 
 /** The user's mirrors, newest first: status, source, preview and manage links. */
@@ -21,51 +21,63 @@ export function SiteList({ sites }: { sites: readonly CloneRecord[] }) {
   const sorted = [...sites].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   return (
     <ul className="site-list">
-      {sorted.map((site) => (
-        <li key={site.id} className="site-row" data-testid="site-row">
-          {site.thumbnailUrl ? (
-            <img
-              className="site-row-thumb"
-              src={site.thumbnailUrl}
-              alt={t('dashboard.sites.thumbnail', { site: displayUrl(site.sourceUrl) })}
-              width={96}
-              height={60}
-              loading="lazy"
-            />
-          ) : (
-            <span className="site-row-thumb site-row-thumb-empty" aria-hidden="true" />
-          )}
-          <div className="site-row-main">
-            <Link className="site-row-name" to={paths.site.getHref(site.id)} dir="ltr">
-              {displayUrl(site.sourceUrl)}
-            </Link>
-            <span className="site-row-meta">
-              <span className="visually-hidden">{t('dashboard.sites.source')}: </span>
-              <span dir="ltr">{site.sourceUrl}</span>
-              {' · '}
-              {t('dashboard.sites.updated', { date: formatDateTime(locale, site.updatedAt) })}
-            </span>
-          </div>
-          <CloneStatusBadge status={site.status} />
-          <div className="site-row-actions">
-            {site.previewUrl && site.status === 'completed' ? (
-              <a
-                className="button button-outline"
-                href={site.previewUrl}
-                target="_blank"
-                rel="noopener noreferrer"
+      {sorted.map((site) => {
+        const { name, host } = siteNameOf(site);
+        return (
+          <li key={site.id} className="site-row" data-testid="site-row">
+            {site.thumbnailUrl ? (
+              <img
+                className="site-row-thumb"
+                src={site.thumbnailUrl}
+                alt={t('dashboard.sites.thumbnail', { site: name })}
+                width={96}
+                height={60}
+                loading="lazy"
+              />
+            ) : (
+              <span className="site-row-thumb site-row-thumb-empty" aria-hidden="true" />
+            )}
+            <div className="site-row-main">
+              <Link
+                className="site-row-name"
+                to={paths.site.getHref(site.id)}
+                dir={host ? 'auto' : 'ltr'}
               >
-                {t('dashboard.sites.preview')}
-                <span className="visually-hidden"> {displayUrl(site.sourceUrl)}</span>
-              </a>
-            ) : null}
-            <Link className="button button-outline" to={paths.site.getHref(site.id)}>
-              {t('dashboard.sites.manage')}
-              <span className="visually-hidden"> {displayUrl(site.sourceUrl)}</span>
-            </Link>
-          </div>
-        </li>
-      ))}
+                {name}
+              </Link>
+              {host && (
+                <span className="site-row-host" dir="ltr">
+                  {host}
+                </span>
+              )}
+              <span className="site-row-meta">
+                <span className="visually-hidden">{t('dashboard.sites.source')}: </span>
+                <span dir="ltr">{site.sourceUrl}</span>
+                {' · '}
+                {t('dashboard.sites.updated', { date: formatDateTime(locale, site.updatedAt) })}
+              </span>
+            </div>
+            <CloneStatusBadge status={site.status} />
+            <div className="site-row-actions">
+              {site.previewUrl && site.status === 'completed' ? (
+                <a
+                  className="button button-outline"
+                  href={site.previewUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  {t('dashboard.sites.preview')}
+                  <span className="visually-hidden"> {name}</span>
+                </a>
+              ) : null}
+              <Link className="button button-outline" to={paths.site.getHref(site.id)}>
+                {t('dashboard.sites.manage')}
+                <span className="visually-hidden"> {name}</span>
+              </Link>
+            </div>
+          </li>
+        );
+      })}
     </ul>
   );
 }

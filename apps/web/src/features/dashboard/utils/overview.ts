@@ -52,6 +52,8 @@ export interface ActivityItem {
   siteId: string;
   kind: ActivityKind;
   sourceUrl: string;
+  /** The site's name (its home page title), when it has one. */
+  title: string | null;
   at: string;
 }
 
@@ -70,6 +72,7 @@ export function recentActivity(sites: readonly CloneRecord[], limit = 6): Activi
       siteId: site.id,
       kind: 'created',
       sourceUrl: site.sourceUrl,
+      title: site.title ?? null,
       at: site.createdAt,
     });
     if (site.updatedAt && site.updatedAt !== site.createdAt) {
@@ -79,6 +82,7 @@ export function recentActivity(sites: readonly CloneRecord[], limit = 6): Activi
         siteId: site.id,
         kind,
         sourceUrl: site.sourceUrl,
+        title: site.title ?? null,
         at: site.updatedAt,
       });
     }

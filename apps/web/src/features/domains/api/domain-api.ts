@@ -8,6 +8,7 @@ import {
   type ParkDomainBody,
   type ParkedDomain,
   type ParkedMessage,
+  type ParkingTemplate,
   type UpdateCustomDomainBody,
   type UpdateParkedDomainBody,
 } from '@mirror/contract';
@@ -92,4 +93,20 @@ export function getParkedMessages(id: string, signal?: AbortSignal): Promise<Par
     defaultMessage: DOMAIN_MESSAGES.fetchFailed,
     signal,
   });
+}
+
+/**
+ * `GET /domains/parked/{id}/preview`: the parking page with a template, as HTML for a sandboxed
+ * frame (the call needs the session, so the page is fetched here rather than framed by address).
+ */
+export async function getParkingPreview(
+  id: string,
+  template: ParkingTemplate,
+  signal?: AbortSignal,
+): Promise<string> {
+  const page = await api.getBlob(
+    `/domains/parked/${encodeURIComponent(id)}/preview?template=${encodeURIComponent(template)}`,
+    { defaultMessage: DOMAIN_MESSAGES.fetchFailed, signal },
+  );
+  return page.text();
 }

@@ -33,7 +33,7 @@ export function DnsRecords({ records }: { records: readonly DnsRecord[] }) {
 
   return (
     <div className="dns-table-wrap">
-      <table className="dns-table">
+      <table className="dns-table stack-table">
         <caption className="visually-hidden">{t('domains.records.caption')}</caption>
         <thead>
           <tr>

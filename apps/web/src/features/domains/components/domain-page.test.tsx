@@ -189,6 +189,60 @@ describe('domain page', () => {
     );
   });
 
+  it('previews every template in a sandboxed frame before choosing one', async () => {
+    const page = (template: string) => ({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><title>parked-example.com</title><h1>${template} page</h1>`,
+    });
+    await renderDomain(makeParked({ template: 'default', content: null }), {
+      'GET /domains/parked/p1/preview?template=default': page('default'),
+      'GET /domains/parked/p1/preview?template=minimalist': page('minimalist'),
+      'GET /domains/parked/p1/preview?template=contact-form': { status: 500, body: {} },
+    });
+    const panel = within(screen.getByRole('region', { name: 'Parking page' }));
+    const open = panel.getByRole('button', { name: 'Preview templates' });
+    expect(open.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(open);
+
+    const gallery = within(panel.getByRole('region', { name: 'Parking page previews' }));
+    const frame = await gallery.findByTitle('Minimalist preview of parked-example.com');
+    expect(frame.tagName).toBe('IFRAME');
+    // Sandboxed with nothing allowed: no script, no form, an opaque origin.
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('srcdoc')).toContain('<h1>minimalist page</h1>');
+    expect(
+      (await gallery.findByTitle('Default preview of parked-example.com')).getAttribute('srcdoc'),
+    ).toContain('<h1>default page</h1>');
+    expect(await gallery.findByText('Could not load this preview.')).toBeTruthy();
+    // Custom HTML has nothing to preview until it is saved.
+    expect(gallery.getAllByRole('heading').map((h) => h.textContent)).toEqual([
+      'Parking page previews',
+      'Default',
+      'Minimalist',
+      'Contact form',
+    ]);
+    expect(calls('GET', '/domains/parked/p1/preview?template=custom')).toEqual([]);
+
+    const chosen = gallery.getByRole('button', { name: 'Chosen' }) as HTMLButtonElement;
+    expect(chosen.disabled).toBe(true);
+    expect(gallery.getAllByRole('button', { name: 'Use this template' })).toHaveLength(2);
+    fireEvent.click(
+      within(gallery.getByText('Minimalist').closest('li')!).getByRole('button', {
+        name: 'Use this template',
+      }),
+    );
+    expect((panel.getByRole('radio', { name: /^Minimalist/ }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+    expect(
+      within(gallery.getByText('Minimalist').closest('li')!).getByRole('button', {
+        name: 'Chosen',
+      }),
+    ).toBeTruthy();
+    // Choosing is not saving: nothing was sent.
+    expect(calls('PUT', '/domains/park/p1')).toEqual([]);
+  });
+
   it('lists the messages and offers sent from the parking page', async () => {
     await renderDomain(makeParked({ messageCount: 2 }), {
       'GET /domains/parked/p1/messages': {
@@ -216,6 +270,20 @@ describe('domain page', () => {
     expect(
       within(contact!).getByRole('link', { name: 'grace@example.org' }).getAttribute('href'),
     ).toBe('mailto:grace@example.org');
+  });
+
+  it('shows who visited the parking page lately', async () => {
+    await renderDomain(makeParked({ visits: { visitors: 1234, pageViews: 2345 } }), {
+      'GET /domains/parked/p1/messages': { body: [] },
+    });
+    const panel = within(screen.getByRole('region', { name: 'Visits' }));
+    expect(
+      panel.getByText(
+        'People who opened your parking page in the last 30 days. Bots are not counted.',
+      ),
+    ).toBeTruthy();
+    expect(panel.getByTestId('parked-visitors').textContent).toBe('1,234');
+    expect(panel.getByTestId('parked-page-views').textContent).toBe('2,345');
   });
 
   it('deletes a parked domain only after confirming', async () => {

@@ -13,6 +13,7 @@ import { DeleteDomainButton } from './delete-domain';
 import { DomainStatusBadge } from './domain-status-badge';
 import { DomainVerification } from './domain-verification';
 import { ParkedMessages } from './parked-messages';
+import { ParkedVisits } from './parked-visits';
 import { ParkingSettings } from './parking-settings';
 import './domains.css';
 
@@ -117,6 +118,7 @@ function DomainView({
           )}
         </div>
         <aside className="domain-aside" aria-label={t('domains.page.asideLabel')}>
+          {isParked && <ParkedVisits visits={record.visits} />}
           {isParked && <ParkedMessages domainId={record.id} count={record.messageCount} />}
           <Panel
             tone="danger"

@@ -18,6 +18,7 @@ import { notify } from '../../../lib/toast';
 import { updateParkedDomain } from '../api/domain-api';
 import { validateCustomHtml } from '../utils/park-form';
 import { MonetizationChoices, TemplateChoices } from './parking-choices';
+import { ParkingPreviews } from './parking-previews';
 
 interface Values {
   template: ParkingTemplate;
@@ -90,6 +91,7 @@ export function ParkingSettings({
   const [values, setValues] = useState<Values>(() => valuesOf(record));
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [saving, setSaving] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
   const allErrors = validate(values);
   const invalid = Object.keys(allErrors).length > 0;
   const errorOf = (field: Field) => {
@@ -125,6 +127,24 @@ export function ParkingSettings({
     <Panel title={t('domains.settings.title')} description={t('domains.settings.description')}>
       <form className="park-form" noValidate onSubmit={(event) => void handleSubmit(event)}>
         <TemplateChoices value={values.template} onChange={(value) => set('template', value)} />
+        <div>
+          <button
+            type="button"
+            className="button button-outline"
+            aria-expanded={previewing}
+            onClick={() => setPreviewing((open) => !open)}
+          >
+            {t('domains.settings.previewOpen')}
+          </button>
+        </div>
+        {previewing && (
+          <ParkingPreviews
+            key={record.updatedAt}
+            record={record}
+            chosen={values.template}
+            onChoose={(template) => set('template', template)}
+          />
+        )}
 
         {values.template === 'custom' && (
           <div className="field">

@@ -63,6 +63,7 @@ export function makeParked(overrides: Partial<ParkedDomain> = {}): ParkedDomain 
     askingPrice: null,
     url: `https://${domain}/`,
     messageCount: 0,
+    visits: { visitors: 0, pageViews: 0 },
     isApex: true,
     reason: `No A record for ${domain} yet.`,
     records: [

@@ -6,7 +6,7 @@ import { Modal } from '../../../components/ui/modal';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
-import { displayUrl } from '../../../lib/format';
+import { siteNameOf } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 
 interface MirrorSlotsDialogProps {
@@ -22,7 +22,7 @@ interface MirrorSlotsDialogProps {
 }
 
 /** The name a site goes by in the account: the address it mirrors. */
-export const siteName = (site: Pick<CloneRecord, 'sourceUrl'>) => displayUrl(site.sourceUrl);
+export const siteName = (site: Pick<CloneRecord, 'sourceUrl' | 'title'>) => siteNameOf(site).name;
 
 /**
  * Idea mode with every mirror slot of the plan in use (issue 19, item 5): instead of a failed

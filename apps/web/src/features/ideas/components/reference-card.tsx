@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { failureText } from '../../../components/mirror/failure-message';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useClonePolling } from '../../../hooks/use-clone-polling';
@@ -67,7 +68,8 @@ export function ReferenceCard({
   const polling = useClonePolling({
     onSettled: (status) => {
       if (status.status === 'completed') onChange({ cloneStatus: 'completed' });
-      else failClone(status.error || t('ideas.cloneFallback'));
+      // The reason in the reader's words, never an error's raw text (issue 20).
+      else failClone(failureText(t, status) || t('ideas.cloneFallback'));
     },
     onError: failClone,
   });

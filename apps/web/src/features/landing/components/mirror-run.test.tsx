@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CLONE_STATUS_POLL_MS,
@@ -8,7 +8,7 @@ import {
   STORAGE_KEYS,
 } from '@mirror/contract';
 import { makeClone, makeStatus, makeUser, storeToken } from '../../../test/fixtures';
-import { waitForReal } from '../../../test/real-time';
+import { idleReal, waitForReal } from '../../../test/real-time';
 import { renderWithProviders } from '../../../test/render';
 import { startTestServer, type Reply, type TestServer } from '../../../test/test-server';
 import { UrlForm } from './url-form';
@@ -96,20 +96,20 @@ describe('mirroring from the hero', () => {
 
     act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS));
     await waitForReal(() => message() === `Completed: ${previewUrl}`);
-    await waitForReal(() => toasts().includes('mirror created successfully'));
+    await waitForReal(() => toasts().includes('Mirror created successfully'));
     expect(screen.getByRole('button', { name: 'Register to customize' })).toBeTruthy();
     expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
     expect(server.requests.filter((r) => r.path.endsWith('/status'))).toHaveLength(3);
   });
 
-  it('shows the server message after "Failed: " and toasts "mirror failed" when the call fails', async () => {
+  it('shows the server message after "Failed: " and toasts "Mirror failed" when the call fails', async () => {
     serve([], {
       'POST /domains/clone': { status: 429, body: { message: SITE_MESSAGES.demoLimit } },
     });
     renderWithProviders(<UrlForm />);
     submit('https://example.com');
     await waitFor(() => expect(message()).toBe(`Failed: ${SITE_MESSAGES.demoLimit}`));
-    await waitFor(() => expect(toasts()).toContain('mirror failed'));
+    await waitFor(() => expect(toasts()).toContain('Mirror failed'));
     expect(window.localStorage.getItem(STORAGE_KEYS.demoSites)).toBeNull();
     expect(screen.queryByRole('region', { name: 'Live preview' })).toBeNull();
     expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
@@ -164,12 +164,36 @@ describe('mirroring from the hero', () => {
     expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('shows the error of a failed run and resets the form on try again', async () => {
-    serve([{ body: makeStatus('failed', { error: 'The source answered 503.' }) }]);
+  it('says why a run failed once, in plain words, and resets the form on try again', async () => {
+    const openSsl =
+      '805C86D3517F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number';
+    serve([
+      {
+        body: makeStatus('failed', {
+          error:
+            "Nothing could be fetched from https://example.com/: a secure connection could not be made: the site's certificate or encryption is not valid.",
+          errorKind: 'tls',
+          errorDetail: `https://example.com/\nERR_SSL_WRONG_VERSION_NUMBER: ${openSsl}`,
+        }),
+      },
+    ]);
     renderWithProviders(<UrlForm />);
     submit('https://example.com');
-    await waitFor(() => expect(message()).toBe('Failed: The source answered 503.'));
-    await waitFor(() => expect(toasts()).toContain('mirror failed'));
+    const plain = /secure connection \(HTTPS\) could not be verified/;
+    await waitFor(() => expect(screen.getAllByText(plain)).toHaveLength(1));
+    expect(message()).toBe('mirror failed');
+    const panel = screen.getByRole('region', { name: 'Live preview' });
+    expect(within(panel).getByRole('alert').textContent).toMatch(plain);
+    // The technical text only behind the toggle.
+    expect(document.body.textContent).not.toContain('SSL routines');
+    fireEvent.click(screen.getByRole('button', { name: 'Details' }));
+    expect(screen.getByText(/SSL routines/).textContent).toContain(openSsl);
+    await waitFor(() => expect(toasts()).toContain('Mirror failed'));
+    await idleReal();
+    const failedToasts = [...document.querySelectorAll('.Toastify__toast')].filter((toast) =>
+      toast.textContent?.includes('Mirror failed'),
+    );
+    expect(failedToasts).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(screen.queryByRole('region', { name: 'Live preview' })).toBeNull();
     expect((screen.getByLabelText('Website URL') as HTMLInputElement).value).toBe('');

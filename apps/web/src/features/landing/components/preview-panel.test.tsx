@@ -1,5 +1,6 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CloneRecord } from '@mirror/contract';
 import { makeClone } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
@@ -107,7 +108,133 @@ describe('live preview panel', () => {
     expect(within(panel).getByText('Failed').className).toContain('status-failed');
     expect(within(panel).getByTestId('clone-status-line').textContent).toBe('mirror failed');
     expect(within(panel).getByRole('alert').textContent).toBe('DNS lookup failed');
+    // An older server's sentence has no technical detail apart.
+    expect(within(panel).queryByRole('button', { name: 'Details' })).toBeNull();
     fireEvent.click(within(panel).getByRole('button', { name: 'Try again' }));
     expect(onTryAgain).toHaveBeenCalledTimes(1);
+  });
+
+  it('says a failure in plain words and shows the technical detail only on request', () => {
+    const detail =
+      'http://no-such-shop.example/\nENOTFOUND: getaddrinfo ENOTFOUND no-such-shop.example';
+    const { panel } = renderPanel(
+      makeClone({
+        status: 'failed',
+        currentStatus: 'mirror failed',
+        error: 'Cannot reach no-such-shop.example: no such host.',
+        errorKind: 'dns',
+        errorDetail: detail,
+      }),
+    );
+    const alert = within(panel).getByRole('alert');
+    expect(within(alert).getByText(/address could not be found/).textContent).toBe(
+      "This website's address could not be found. Check it for typos: the domain may not exist.",
+    );
+    expect(alert.textContent).not.toContain('getaddrinfo');
+    const toggle = within(alert).getByRole('button', { name: 'Details' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const shown = document.getElementById(toggle.getAttribute('aria-controls')!);
+    expect(shown?.textContent).toBe(detail);
+    fireEvent.click(toggle);
+    expect(alert.textContent).not.toContain('getaddrinfo');
+  });
+
+  it('counts pages and files, names the page being copied, and says how long is left', () => {
+    const running = {
+      status: 'processing' as const,
+      currentStatus: 'cloning website',
+      progress: 0.3,
+      counts: { pages: { done: 3, found: 12 }, files: { done: 1050, found: 4000 } },
+      currentUrl: 'https://shop.example/products/tea?page=2',
+    };
+    const { panel } = renderPanel(makeClone({ ...running, estimatedTime: null }));
+    expect(within(panel).getByTestId('clone-counts').textContent).toBe(
+      'Pages 3 of 12 · files 1,050 of 4,000',
+    );
+    expect(within(panel).getByTestId('clone-current').textContent).toBe(
+      'Copying shop.example/products/tea?page=2',
+    );
+    expect(within(panel).getByTestId('clone-eta').textContent).toBe('Estimating time...');
+    cleanup();
+
+    const almost = renderPanel(makeClone({ ...running, estimatedTime: 0 })).panel;
+    expect(within(almost).getByTestId('clone-eta').textContent).toBe('Almost done');
+    cleanup();
+
+    // Nothing found yet, or no run going on: no counts and no page.
+    const starting = renderPanel(
+      makeClone({
+        ...running,
+        counts: { pages: { done: 0, found: 0 }, files: { done: 0, found: 0 } },
+        currentUrl: null,
+      }),
+    ).panel;
+    expect(within(starting).queryByTestId('clone-counts')).toBeNull();
+    expect(within(starting).queryByTestId('clone-current')).toBeNull();
+    cleanup();
+    const done = renderPanel(makeClone({ ...running, status: 'completed', progress: 1 })).panel;
+    expect(within(done).queryByTestId('clone-counts')).toBeNull();
+    expect(within(done).queryByTestId('clone-current')).toBeNull();
+  });
+});
+
+describe('scrolling the panel into view', () => {
+  const scrolls: { element: Element; options: ScrollIntoViewOptions | undefined }[] = [];
+  const original = Element.prototype.scrollIntoView;
+  const originalMatchMedia = window.matchMedia;
+
+  function recordScrolls() {
+    // jsdom has no layout and no scrollIntoView: record what would have scrolled.
+    Element.prototype.scrollIntoView = function (options?: boolean | ScrollIntoViewOptions) {
+      scrolls.push({ element: this, options: options as ScrollIntoViewOptions | undefined });
+    };
+  }
+
+  afterEach(() => {
+    Element.prototype.scrollIntoView = original;
+    window.matchMedia = originalMatchMedia;
+    scrolls.length = 0;
+  });
+
+  /** The panel of a running mirror, with a button standing in for the status poll that completes it. */
+  function Run() {
+    const [clone, setClone] = useState(makeClone({ status: 'processing', progress: 0.5 }));
+    return (
+      <>
+        <button
+          type="button"
+          onClick={() => setClone(makeClone({ status: 'completed', progress: 1 }))}
+        >
+          complete
+        </button>
+        <PreviewPanel clone={clone} isLoggedIn={false} onRegister={vi.fn()} onTryAgain={vi.fn()} />
+      </>
+    );
+  }
+
+  it('brings the preview into view, smoothly, when the mirror completes', () => {
+    recordScrolls();
+    renderWithProviders(<Run />);
+    const panel = screen.getByRole('region', { name: 'Live preview' });
+    expect(scrolls).toHaveLength(1);
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'complete' })));
+    expect(scrolls).toHaveLength(2);
+    expect(scrolls[1]!.element).toBe(panel);
+    expect(scrolls[1]!.options?.behavior).toBe('smooth');
+    expect(within(panel).getByRole('button', { name: 'Live Preview' })).toBeTruthy();
+  });
+
+  it('jumps instead of gliding for a reader who asked for less motion', () => {
+    recordScrolls();
+    window.matchMedia = (query: string) =>
+      ({
+        ...originalMatchMedia(query),
+        matches: query === '(prefers-reduced-motion: reduce)',
+      }) as MediaQueryList;
+    renderWithProviders(<Run />);
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'complete' })));
+    expect(scrolls.map((s) => s.options?.behavior)).toEqual(['auto', 'auto']);
   });
 });

@@ -2,9 +2,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
+import { FailureMessage } from '../../../components/mirror/failure-message';
 import { SiteFrame } from '../../../components/mirror/site-frame';
 import { paths } from '../../../config/paths';
 import { useI18n } from '../../../lib/i18n';
+import { scrollBehavior } from '../../../lib/motion';
 import './preview-panel.css';
 
 interface PreviewPanelProps {
@@ -23,13 +25,15 @@ export function PreviewPanel({ clone, isLoggedIn, onRegister, onTryAgain }: Prev
   const [showFrame, setShowFrame] = useState(false);
   const sectionRef = useRef<HTMLElement>(null);
 
-  // The panel appears under the fold of the hero: bring it into view once.
-  useEffect(() => {
-    sectionRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' });
-  }, []);
   const completed = clone.status === 'completed';
   const failed = clone.status === 'failed';
   const previewUrl = clone.previewUrl;
+
+  // The panel appears under the fold of the hero: bring it into view when it appears, and again
+  // when the mirror is done, with the preview ready to open.
+  useEffect(() => {
+    sectionRef.current?.scrollIntoView?.({ behavior: scrollBehavior(), block: 'nearest' });
+  }, [completed]);
 
   return (
     <section
@@ -57,6 +61,8 @@ export function PreviewPanel({ clone, isLoggedIn, onRegister, onTryAgain }: Prev
         currentStatus={clone.currentStatus}
         progress={clone.progress}
         estimatedTime={clone.estimatedTime}
+        counts={clone.counts}
+        currentUrl={clone.currentUrl}
       />
 
       {completed && previewUrl && (
@@ -93,9 +99,12 @@ export function PreviewPanel({ clone, isLoggedIn, onRegister, onTryAgain }: Prev
 
       {failed && (
         <div className="preview-failed">
-          <p className="alert alert-error" role="alert">
-            {clone.error || t('mirror.messages.creationFailed')}
-          </p>
+          <FailureMessage
+            error={clone.error}
+            errorKind={clone.errorKind}
+            errorDetail={clone.errorDetail}
+            fallback={t('mirror.messages.creationFailed')}
+          />
           <button type="button" className="button button-primary" onClick={onTryAgain}>
             {t('hero.panel.tryAgain')}
           </button>

@@ -49,8 +49,8 @@ export function useMirrorRun(): MirrorRun {
 
   const polling = useClonePolling({
     onSettled: (status: CloneStatusResponse) => {
-      if (status.status === 'completed') notify.success(t('mirror.progress.completed'));
-      else notify.error(t('mirror.progress.failed'));
+      if (status.status === 'completed') notify.success(t('toasts.mirrorCreated'));
+      else notify.error(t('toasts.mirrorFailed'));
     },
     onError: (message) => notify.error(t('mirror.messages.pollError', { error: message })),
   });
@@ -78,7 +78,7 @@ export function useMirrorRun(): MirrorRun {
       } catch (error) {
         setStartError(getErrorMessage(error, t('mirror.messages.creationFailed')));
         setPhase('start-failed');
-        notify.error(t('mirror.progress.failed'));
+        notify.error(t('toasts.mirrorFailed'));
       }
     },
     [t, startPolling, stopPolling],
@@ -115,8 +115,8 @@ export function useMirrorRun(): MirrorRun {
         tone: 'success',
       };
     } else if (clone.status === 'failed') {
-      const error = clone.error || t('mirror.messages.creationFailed');
-      message = { text: t('mirror.messages.failed', { error }), tone: 'error' };
+      // The preview panel says why, once, with the details behind a toggle (issue 20).
+      message = { text: t('mirror.progress.failed'), tone: 'error' };
     } else if (clone.status === 'completing') {
       message = { text: t('mirror.progress.finalizing'), tone: 'progress' };
     } else if (clone.status === 'processing') {

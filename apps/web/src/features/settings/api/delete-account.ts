@@ -1,7 +1,10 @@
-import type { MessageResponse } from '@mirror/contract';
+import type { DeleteAccountBody, MessageResponse } from '@mirror/contract';
 import { api } from '../../../lib/api-client';
 
-/** Deletes the account and everything it owns; the session ends with it. */
-export function deleteAccount(): Promise<MessageResponse> {
-  return api.delete<MessageResponse>('/auth/me', { defaultMessage: 'Failed to delete account.' });
+/** Deletes the account and everything it owns, with its password; the session ends with it. */
+export function deleteAccount(body: DeleteAccountBody): Promise<MessageResponse> {
+  return api.delete<MessageResponse>('/auth/me', {
+    body,
+    defaultMessage: 'Failed to delete account.',
+  });
 }

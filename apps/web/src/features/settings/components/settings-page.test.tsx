@@ -93,9 +93,60 @@ describe('settings page', () => {
     expect(await screen.findByText('API Key Management is coming soon!')).toBeTruthy();
   });
 
-  it('cancels the deletion when the first question is declined', async () => {
+  /** Opens the deletion and answers the password step. */
+  function enterPassword(password: string) {
+    fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
+    const step = screen.getByRole('dialog', { name: "Confirm it's you" });
+    fireEvent.change(within(step).getByLabelText('Password'), { target: { value: password } });
+    fireEvent.click(within(step).getByRole('button', { name: 'Continue' }));
+  }
+
+  function confirmBoth() {
+    fireEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Delete your account?' })).getByRole(
+        'button',
+        { name: 'Delete account' },
+      ),
+    );
+    fireEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Last chance' })).getByRole('button', {
+        name: 'Yes, delete my account',
+      }),
+    );
+  }
+
+  it('asks for the password before the two confirmations', async () => {
     await renderSettings();
     fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
+    const step = screen.getByRole('dialog', { name: "Confirm it's you" });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(within(step).getByLabelText('Password'));
+
+    fireEvent.click(within(step).getByRole('button', { name: 'Continue' }));
+    expect(within(step).getByText('Password is required.')).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+
+    fireEvent.change(within(step).getByLabelText('Password'), { target: { value: 'my password' } });
+    fireEvent.click(within(step).getByRole('button', { name: 'Continue' }));
+    expect(screen.queryByRole('dialog', { name: "Confirm it's you" })).toBeNull();
+    expect(screen.getByRole('alertdialog', { name: 'Delete your account?' })).toBeTruthy();
+    expect(deletes()).toEqual([]);
+  });
+
+  it('cancels the deletion when the password step is declined', async () => {
+    await renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
+    const step = screen.getByRole('dialog', { name: "Confirm it's you" });
+    fireEvent.click(within(step).getByRole('button', { name: 'Cancel' }));
+
+    expect(await screen.findByText('Account deletion cancelled.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(deletes()).toEqual([]);
+  });
+
+  it('cancels the deletion when the first question is declined', async () => {
+    await renderSettings();
+    enterPassword('my password');
     const first = screen.getByRole('alertdialog', { name: 'Delete your account?' });
     expect(first.textContent).toContain(
       'Your mirrors, domains and settings will be deleted. This cannot be undone.',
@@ -110,7 +161,7 @@ describe('settings page', () => {
 
   it('cancels the deletion when the last chance is declined with Escape', async () => {
     await renderSettings();
-    fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
+    enterPassword('my password');
     const first = screen.getByRole('alertdialog', { name: 'Delete your account?' });
     fireEvent.click(within(first).getByRole('button', { name: 'Delete account' }));
     const last = screen.getByRole('alertdialog', { name: 'Last chance' });
@@ -124,23 +175,38 @@ describe('settings page', () => {
     expect(deletes()).toEqual([]);
   });
 
-  it('deletes the account after both confirmations and signs out', async () => {
+  it('deletes the account with its password after both confirmations and signs out', async () => {
     await renderSettings();
-    fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
-    fireEvent.click(
-      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete account' }),
-    );
-    fireEvent.click(
-      within(screen.getByRole('alertdialog', { name: 'Last chance' })).getByRole('button', {
-        name: 'Yes, delete my account',
-      }),
-    );
+    enterPassword('my password');
+    confirmBoth();
 
     expect(await screen.findByText('Your account has been deleted.')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/'));
     expect(deletes()).toEqual([
-      expect.objectContaining({ path: '/auth/me', authorization: 'Bearer token-1' }),
+      expect.objectContaining({
+        path: '/auth/me',
+        authorization: 'Bearer token-1',
+        body: { password: 'my password' },
+      }),
     ]);
     expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+  });
+
+  it('brings the password step back when the password is wrong, and keeps the account', async () => {
+    server.setRoutes({
+      ...defaultRoutes,
+      'DELETE /auth/me': { status: 400, body: { message: AUTH_MESSAGES.deletionPasswordWrong } },
+    });
+    await renderSettings();
+    enterPassword('not my password');
+    confirmBoth();
+
+    const step = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    expect(
+      within(step).getByText('The password is incorrect. Your account has not been deleted.'),
+    ).toBeTruthy();
+    expect((within(step).getByLabelText('Password') as HTMLInputElement).value).toBe('');
+    expect(screen.getByTestId('location').textContent).toBe('/settings');
+    expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBe('token-1');
   });
 });

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod, type AnalyticsResponse } from '@mirror/contract';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
-import { formatNumber } from '../../../lib/format';
+import { formatBytes, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { getAnalytics } from '../api/site-api';
 
@@ -18,7 +18,11 @@ type Answer = { period: AnalyticsPeriod } & (
   { state: 'error'; message: string } | { state: 'ready'; data: AnalyticsResponse }
 );
 
-/** Visits per day over 7, 30 or 90 days. */
+/**
+ * The site's audience over 7, 30 or 90 days: visitors, visits, page views and data served, per
+ * day, with the most viewed pages and the sites that sent visits. Bots and the owner's previews
+ * are not counted (the server leaves them out).
+ */
 export function AnalyticsPanel({ siteId }: { siteId: string }) {
   const { t, locale } = useI18n();
   const [period, setPeriod] = useState<AnalyticsPeriod>('7d');
@@ -60,6 +64,12 @@ export function AnalyticsPanel({ siteId }: { siteId: string }) {
         {load.state === 'ready' && (
           <dl className="analytics-totals">
             <div>
+              <dt>{t('site.analytics.visitors')}</dt>
+              <dd data-testid="analytics-visitors">
+                {formatNumber(locale, load.data.totals.uniqueVisitors)}
+              </dd>
+            </div>
+            <div>
               <dt>{t('site.analytics.visits')}</dt>
               <dd data-testid="analytics-visits">
                 {formatNumber(locale, load.data.totals.visits)}
@@ -67,7 +77,13 @@ export function AnalyticsPanel({ siteId }: { siteId: string }) {
             </div>
             <div>
               <dt>{t('site.analytics.pageViews')}</dt>
-              <dd>{formatNumber(locale, load.data.totals.pageViews)}</dd>
+              <dd data-testid="analytics-page-views">
+                {formatNumber(locale, load.data.totals.pageViews)}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('site.analytics.bytes')}</dt>
+              <dd data-testid="analytics-bytes">{formatBytes(locale, load.data.totals.bytes)}</dd>
             </div>
           </dl>
         )}
@@ -84,6 +100,65 @@ export function AnalyticsPanel({ siteId }: { siteId: string }) {
           </Suspense>
         )}
       </div>
+      {load.state === 'ready' && (
+        <>
+          <div className="analytics-tops">
+            <TopList
+              title={t('site.analytics.topPages')}
+              empty={t('site.analytics.noPages')}
+              rows={load.data.topPages.map((p) => ({ key: p.path, count: p.views }))}
+              testId="analytics-top-pages"
+            />
+            <TopList
+              title={t('site.analytics.topReferrers')}
+              empty={t('site.analytics.noReferrers')}
+              rows={load.data.topReferrers.map((r) => ({ key: r.host, count: r.visits }))}
+              testId="analytics-top-referrers"
+            />
+          </div>
+          {load.data.totals.botViews > 0 && (
+            <p className="site-hint">
+              {t('site.analytics.botViews', {
+                count: formatNumber(locale, load.data.totals.botViews),
+              })}
+            </p>
+          )}
+        </>
+      )}
     </Panel>
+  );
+}
+
+/** A short ranking (path or host, and its count), most first as the server sends it. */
+function TopList({
+  title,
+  empty,
+  rows,
+  testId,
+}: {
+  title: string;
+  empty: string;
+  rows: { key: string; count: number }[];
+  testId: string;
+}) {
+  const { locale } = useI18n();
+  return (
+    <section className="analytics-top" data-testid={testId}>
+      <h3 className="analytics-top-title">{title}</h3>
+      {rows.length === 0 ? (
+        <p className="site-muted">{empty}</p>
+      ) : (
+        <ol className="analytics-top-list">
+          {rows.map((row) => (
+            <li key={row.key}>
+              <span className="analytics-top-key" dir="ltr" title={row.key}>
+                {row.key}
+              </span>
+              <span className="analytics-top-count">{formatNumber(locale, row.count)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }

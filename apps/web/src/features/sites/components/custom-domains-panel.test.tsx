@@ -2,7 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomDomain, DeployBody, PlanId } from '@mirror/contract';
-import { makeClone, makeUser, makeVersion, storeToken } from '../../../test/fixtures';
+import {
+  makeAnalytics,
+  makeClone,
+  makeUser,
+  makeVersion,
+  storeToken,
+} from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import {
   startTestServer,
@@ -39,9 +45,7 @@ async function renderPanel(plan: PlanId, domains: CustomDomain[], extra: ServerR
       }),
     },
     'GET /domains/clone/s1/versions': { body: [makeVersion()] },
-    'GET /domains/s1/analytics?period=7d': {
-      body: { period: '7d', days: [], totals: { visits: 0, pageViews: 0 } },
-    },
+    'GET /domains/s1/analytics?period=7d': { body: makeAnalytics() },
     'GET /domains': { body: overviewOf({ custom: domains }) },
     ...extra,
   });

@@ -2,7 +2,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CloneRecord, SiteVersion } from '@mirror/contract';
-import { makeClone, makeStatus, makeUser, makeVersion, storeToken } from '../../../test/fixtures';
+import {
+  makeAnalytics,
+  makeClone,
+  makeStatus,
+  makeUser,
+  makeVersion,
+  storeToken,
+} from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import {
   startTestServer,
@@ -49,6 +56,7 @@ beforeEach(() => {
     currentStatus: 'mirror created successfully',
     progress: 1,
     liveVersionId: 'v1',
+    ownerPreviewUrl: 'http://v-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.localhost:8181/',
     sourceUrl: 'https://example.com/shop',
   });
   versions = [makeVersion({ id: 'v1', number: 1, isLive: true })];
@@ -63,9 +71,7 @@ async function renderSite(extra: ServerRoutes = {}) {
     'GET /auth/me': { body: { user: makeUser({ plan: 'free' }) } },
     'GET /domains/clone/s1': () => ({ body: site }),
     'GET /domains/clone/s1/versions': () => ({ body: versions }),
-    'GET /domains/s1/analytics?period=7d': {
-      body: { period: '7d', days: [], totals: { visits: 0, pageViews: 0 } },
-    },
+    'GET /domains/s1/analytics?period=7d': { body: makeAnalytics() },
     ...extra,
   });
   renderWithProviders(
@@ -165,12 +171,16 @@ describe('AI customization on the site page', () => {
         'Your draft is ready for review. Nothing changed on the live site yet.',
       ),
     );
-    expect(toasts()).not.toContain('mirror created successfully');
+    expect(toasts()).not.toContain('Mirror created successfully');
 
     // The review: the draft's preview beside the live site, each edit in plain words.
     const review = within(screen.getByTestId('draft-review'));
     const frames = [...document.querySelectorAll<HTMLIFrameElement>('.draft-frame-iframe')];
-    expect(frames.map((f) => f.getAttribute('src'))).toEqual([draft.previewUrl, site.previewUrl]);
+    // The live site is shown from its own preview host: the owner's looks are not visits.
+    expect(frames.map((f) => f.getAttribute('src'))).toEqual([
+      draft.previewUrl,
+      site.ownerPreviewUrl,
+    ]);
     expect(
       review.getAllByRole('listitem').map((li) => li.querySelector('span')?.textContent),
     ).toEqual(customized.edits.map((e) => e.description));

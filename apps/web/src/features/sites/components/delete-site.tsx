@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Panel } from '../../../components/ui/panel';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
-import { displayUrl } from '../../../lib/format';
+import { siteNameOf } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { useLoading } from '../../../lib/loading';
 import { notify } from '../../../lib/toast';
@@ -45,7 +45,7 @@ export function DeleteSite({ site }: { site: CloneRecord }) {
         <ConfirmDialog
           danger
           title={t('site.danger.confirmTitle')}
-          message={t('site.danger.confirmMessage', { url: displayUrl(site.sourceUrl) })}
+          message={t('site.danger.confirmMessage', { url: siteNameOf(site).name })}
           confirmLabel={t('site.danger.confirm')}
           cancelLabel={t('site.danger.keep')}
           onConfirm={() => void handleDelete()}

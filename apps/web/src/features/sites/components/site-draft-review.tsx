@@ -100,7 +100,7 @@ export function SiteDraftReview({
         description={t('site.review.description')}
       >
         <DraftReview
-          liveUrl={site.previewUrl}
+          liveUrl={site.ownerPreviewUrl}
           draftUrl={draft.previewUrl}
           edits={draft.edits}
           changes={draft.changes}

@@ -2,7 +2,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyticsResponse, CloneRecord, PlanId, SiteVersion } from '@mirror/contract';
-import { makeClone, makeStatus, makeUser, makeVersion, storeToken } from '../../../test/fixtures';
+import {
+  makeAnalytics,
+  makeClone,
+  makeStatus,
+  makeUser,
+  makeVersion,
+  storeToken,
+} from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import {
   startTestServer,
@@ -12,6 +19,8 @@ import {
 import { SitePage } from './site-page';
 
 const previewUrl = 'http://calm-river.localhost:8181/';
+/** The live version on its preview host, where the owner's looks are not counted. */
+const ownerPreviewUrl = 'http://v-11111111111111111111111111111111.localhost:8181/';
 let server: TestServer;
 let site: CloneRecord;
 let versions: SiteVersion[];
@@ -19,10 +28,27 @@ let versions: SiteVersion[];
 const analytics = (period: string, visits: number): AnalyticsResponse => ({
   period: period as AnalyticsResponse['period'],
   days: [
-    { date: '2025-01-09', visits: visits - 4, pageViews: visits * 2 - 5 },
-    { date: '2025-01-10', visits: 4, pageViews: 5 },
+    {
+      date: '2025-01-09',
+      visits: visits - 4,
+      pageViews: visits * 2 - 5,
+      uniqueVisitors: visits - 5,
+      bytes: 3 * 1024 * 1024,
+    },
+    { date: '2025-01-10', visits: 4, pageViews: 5, uniqueVisitors: 3, bytes: 512 * 1024 },
   ],
-  totals: { visits, pageViews: visits * 2 },
+  totals: {
+    visits,
+    pageViews: visits * 2,
+    uniqueVisitors: visits - 2,
+    bytes: 3.5 * 1024 * 1024,
+    botViews: 9,
+  },
+  topPages: [
+    { path: '/', views: 15 },
+    { path: '/pricing.html', views: 6 },
+  ],
+  topReferrers: [{ host: 'news.example', visits: 4 }],
 });
 
 function routes(plan: PlanId, extra: ServerRoutes = {}): ServerRoutes {
@@ -47,6 +73,7 @@ beforeEach(() => {
     currentStatus: 'mirror created successfully',
     progress: 1,
     liveVersionId: 'v1',
+    ownerPreviewUrl,
     sourceUrl: 'https://example.com/shop',
   });
   versions = [makeVersion({ id: 'v1', number: 1, isLive: true })];
@@ -81,8 +108,11 @@ describe('site page', () => {
     expect(screen.getByRole('link', { name: 'Open preview' }).getAttribute('href')).toBe(
       previewUrl,
     );
+    // The frame shows the public address but loads the live version from its preview host, so
+    // the owner looking at the site page is not counted as a visitor.
     const frame = document.querySelector('iframe')!;
-    expect(frame.getAttribute('src')).toBe(previewUrl);
+    expect(frame.getAttribute('src')).toBe(ownerPreviewUrl);
+    expect(document.querySelector('.site-frame-url')?.textContent).toBe(previewUrl);
     expect(frame.getAttribute('sandbox')).toBe(
       'allow-scripts allow-same-origin allow-forms allow-popups',
     );
@@ -93,6 +123,21 @@ describe('site page', () => {
     expect(within(liveRow()!).getByText('Version 1')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Publish version/ })).toBeNull();
     expect((await screen.findByTestId('analytics-visits')).textContent).toBe('12');
+  });
+
+  it("is headed by the home page's title, with the host beneath, also in the tab", async () => {
+    site = { ...site, title: 'Clean Blog', sourceUrl: 'http://127.0.0.1:8392/' };
+    storeToken();
+    server.setRoutes(routes('free'));
+    renderWithProviders(
+      <Routes>
+        <Route path="/dashboard/site/:id" element={<SitePage />} />
+      </Routes>,
+      { route: '/dashboard/site/s1' },
+    );
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Clean Blog' });
+    expect(heading.nextElementSibling?.textContent).toBe('127.0.0.1:8392');
+    await waitFor(() => expect(document.title).toBe('Site Clean Blog | Mirror'));
   });
 
   it('copies the preview address', async () => {
@@ -141,7 +186,7 @@ describe('site page', () => {
     await waitFor(() => expect(within(liveRow()!).getByText('Version 2')).toBeTruthy());
     expect(versionRows()).toHaveLength(2);
     expect(calls('GET', '/domains/clone/s1/status')).toHaveLength(1);
-    expect(await screen.findByText('mirror created successfully')).toBeTruthy();
+    expect(await screen.findByText('Mirror created successfully')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Re-mirror' }) as HTMLButtonElement).disabled).toBe(
       false,
     );
@@ -159,6 +204,52 @@ describe('site page', () => {
     await waitFor(() => expect(versionRows()).toHaveLength(2));
     const live = versionRows().filter((row) => within(row).queryByText('Live'));
     expect(live.map((row) => row.getAttribute('aria-label'))).toEqual(['Version 2']);
+  });
+
+  it('says once, in the run panel, why the last run failed; older failures stay in their rows', async () => {
+    site = {
+      ...site,
+      status: 'failed',
+      currentStatus: 'mirror failed',
+      error:
+        'Nothing could be fetched from https://example.com/shop: the server did not answer in time.',
+      errorKind: 'timeout',
+      errorDetail: 'https://example.com/shop\nUND_ERR_HEADERS_TIMEOUT: Headers Timeout Error',
+    };
+    versions = [
+      makeVersion({
+        id: 'v3',
+        number: 3,
+        status: 'failed',
+        isLive: false,
+        createdAt: '2025-01-12T10:00:00.000Z',
+        error: site.error,
+        errorKind: 'timeout',
+      }),
+      makeVersion({
+        id: 'v2',
+        number: 2,
+        status: 'failed',
+        isLive: false,
+        createdAt: '2025-01-11T10:00:00.000Z',
+        error: 'Nothing could be fetched from https://example.com/shop: HTTP 503.',
+        errorKind: 'http-server',
+      }),
+      ...versions,
+    ];
+    await renderSite();
+    const plain =
+      'The website took too long to answer. It may be slow or overloaded; please try again later.';
+    expect(await screen.findByText(plain)).toBeTruthy();
+    expect(screen.getAllByText(plain)).toHaveLength(1);
+    expect(screen.queryByText(/Headers Timeout Error/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Details' }));
+    expect(screen.getByText(/Headers Timeout Error/).textContent).toBe(site.errorDetail);
+    // The older failure, in its own row, in plain words too.
+    await waitFor(() => expect(versionRows()).toHaveLength(3));
+    const older = versionRows().find((row) => row.getAttribute('aria-label') === 'Version 2')!;
+    expect(within(older).getByText(/server had an error/)).toBeTruthy();
+    expect(within(older).queryByText(/HTTP 503/)).toBeNull();
   });
 
   it('publishes an older version: the live badge moves', async () => {
@@ -265,7 +356,44 @@ describe('site page', () => {
       'true',
     );
     // The numbers behind the chart are readable as a table.
-    expect(screen.getByRole('table', { name: 'Visits and page views per day' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Visitors and page views per day' })).toBeTruthy();
+  });
+
+  it('shows visitors, page views, data served, top pages and referrers', async () => {
+    await renderSite();
+    expect((await screen.findByTestId('analytics-visitors')).textContent).toBe('10');
+    expect(screen.getByTestId('analytics-page-views').textContent).toBe('24');
+    expect(screen.getByTestId('analytics-bytes').textContent).toBe('3.5 MB');
+    const pages = within(screen.getByTestId('analytics-top-pages'));
+    expect(pages.getByRole('heading', { name: 'Top pages' })).toBeTruthy();
+    expect(pages.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      '/15',
+      '/pricing.html6',
+    ]);
+    const referrers = within(screen.getByTestId('analytics-top-referrers'));
+    expect(referrers.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'news.example4',
+    ]);
+    expect(screen.getByText('Bot page loads (not counted): 9')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Visitors and page views per day' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Date', 'Visitors', 'Visits', 'Page views', 'Data served']);
+    expect(within(table).getByRole('row', { name: /2025-01-10/ }).textContent).toBe(
+      '2025-01-10345512 kB',
+    );
+  });
+
+  it('says so when nothing was viewed and nobody came from another site', async () => {
+    await renderSite('free', {
+      'GET /domains/s1/analytics?period=7d': { body: makeAnalytics() },
+    });
+    expect((await screen.findByTestId('analytics-bytes')).textContent).toBe('0 byte');
+    expect(screen.getByText('No page views in this period.')).toBeTruthy();
+    expect(screen.getByText('No visits from other sites in this period.')).toBeTruthy();
+    expect(screen.queryByText(/Bot page loads/)).toBeNull();
   });
 
   it('shows a friendly state for a site that is not there', async () => {

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
+import { FailureMessage } from '../../../components/mirror/failure-message';
 import { SiteFrame } from '../../../components/mirror/site-frame';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { Panel } from '../../../components/ui/panel';
@@ -11,9 +12,9 @@ import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { isRunningStatus } from '../../../lib/clone-status';
 import { useDocumentMeta } from '../../../lib/document-meta';
-import { displayUrl, formatDateTime } from '../../../lib/format';
+import { formatDateTime, siteNameOf } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
-import { findDraft } from '../../../lib/site-versions';
+import { findDraft, type SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
 import { remirrorSite } from '../api/site-api';
 import { useSite } from '../hooks/use-site';
@@ -43,15 +44,15 @@ export function SitePage() {
         setDraftMade(completed);
         if (completed) notify.success(t('site.customize.draftReady'));
         else notify.error(t('site.customize.failed'));
-      } else if (completed) notify.success(t('mirror.progress.completed'));
-      else notify.error(t('mirror.progress.failed'));
+      } else if (completed) notify.success(t('toasts.mirrorCreated'));
+      else notify.error(t('toasts.mirrorFailed'));
     },
   });
   const { load, site } = siteState;
 
   useDocumentMeta({
     title: site
-      ? t('meta.site.title', { id: displayUrl(site.sourceUrl) })
+      ? t('meta.site.title', { id: siteNameOf(site).name })
       : t('meta.site.title', { id }),
     description: t('meta.site.description'),
   });
@@ -106,6 +107,12 @@ function SiteView({
   const previewUrl = site.previewUrl;
   // Draft first (issue 19): the newest draft waits for review above everything else.
   const draft = siteState.versions ? findDraft(siteState.versions) : undefined;
+  // The run panel says why the last run failed; the rows of its versions need not say it again.
+  const newest = siteState.versions?.reduce<SiteVersionDetail | undefined>(
+    (latest, version) => (!latest || version.number > latest.number ? version : latest),
+    undefined,
+  );
+  const failedRunAt = site.status === 'failed' ? (newest?.createdAt ?? null) : null;
   const onPublished = (record: CloneRecord) => {
     siteState.applyRecord(record);
     void siteState.refreshVersions();
@@ -124,6 +131,7 @@ function SiteView({
     }
   };
 
+  const siteName = siteNameOf(site);
   return (
     <div className="page container site-page">
       <Link className="back-link" to={paths.dashboard.getHref()}>
@@ -131,9 +139,14 @@ function SiteView({
       </Link>
       <header className="site-page-header">
         <div className="site-page-header-text">
-          <h1 className="page-title site-title" dir="ltr">
-            {displayUrl(site.sourceUrl)}
+          <h1 className="page-title site-title" dir={siteName.host ? 'auto' : 'ltr'}>
+            {siteName.name}
           </h1>
+          {siteName.host && (
+            <p className="site-page-host" dir="ltr">
+              {siteName.host}
+            </p>
+          )}
           <p className="site-page-header-meta">
             <CloneStatusBadge status={site.status} />
             <span>
@@ -194,8 +207,8 @@ function SiteView({
       <div className="site-grid">
         <div className="site-main">
           <Panel title={t('site.preview.title')}>
-            {previewUrl && hasLive ? (
-              <SiteFrame key={site.liveVersionId} url={previewUrl} />
+            {previewUrl && site.ownerPreviewUrl && hasLive ? (
+              <SiteFrame key={site.liveVersionId} url={previewUrl} src={site.ownerPreviewUrl} />
             ) : (
               <p className="site-muted">{t('site.preview.empty')}</p>
             )}
@@ -212,6 +225,7 @@ function SiteView({
           <VersionHistory
             siteId={site.id}
             liveVersionId={site.liveVersionId}
+            failedRunAt={failedRunAt}
             versions={siteState.versions}
             error={siteState.versionsError}
             onPublished={onPublished}
@@ -228,9 +242,17 @@ function SiteView({
               currentStatus={site.currentStatus}
               progress={site.progress}
               estimatedTime={site.estimatedTime}
+              counts={site.counts}
+              currentUrl={site.currentUrl}
             />
             {site.status === 'failed' && site.error && (
-              <p className="alert alert-error site-run-error">{site.error}</p>
+              <FailureMessage
+                className="site-run-error"
+                error={site.error}
+                errorKind={site.errorKind}
+                errorDetail={site.errorDetail}
+                fallback={t('mirror.messages.creationFailed')}
+              />
             )}
             {siteState.pollError && (
               <p className="alert alert-error site-run-error" role="alert">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
+import { failureText } from '../../../components/mirror/failure-message';
 import { VersionChanges } from '../../../components/mirror/version-changes';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -13,6 +14,11 @@ import { discardVersion, publishVersion } from '../api/site-api';
 interface VersionHistoryProps {
   siteId: string;
   liveVersionId: string | null;
+  /**
+   * When the run the page reports as failed started: its versions' failure is said there (with
+   * its details), not again in their rows.
+   */
+  failedRunAt?: string | null;
   versions: SiteVersionDetail[] | null;
   error: string | null;
   onPublished: (record: CloneRecord) => void;
@@ -23,6 +29,7 @@ interface VersionHistoryProps {
 export function VersionHistory({
   siteId,
   liveVersionId,
+  failedRunAt = null,
   versions,
   error,
   onPublished,
@@ -114,7 +121,9 @@ export function VersionHistory({
                       </>
                     )}
                   </p>
-                  {version.error && <p className="version-error">{version.error}</p>}
+                  {version.error && version.createdAt !== failedRunAt && (
+                    <p className="version-error">{failureText(t, version)}</p>
+                  )}
                   {version.draft && (
                     <VersionChanges changes={version.changes} unparsed={version.unparsed} />
                   )}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { AnalyticsResponse } from '@mirror/contract';
-import { formatDate, formatNumber } from '../../../lib/format';
+import { formatBytes, formatDate, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 
 const HEIGHT = 220;
@@ -16,7 +16,10 @@ function canDraw(): boolean {
   }
 }
 
-/** Visits and page views per day, drawn by uPlot; a table carries the same numbers for screen readers. */
+/**
+ * Visitors and page views per day, drawn by uPlot; a table carries these numbers, visits and data
+ * served for screen readers.
+ */
 export function VisitsChart({ data }: { data: AnalyticsResponse }) {
   const { t, locale } = useI18n();
   const boxRef = useRef<HTMLDivElement>(null);
@@ -26,7 +29,7 @@ export function VisitsChart({ data }: { data: AnalyticsResponse }) {
     const box = boxRef.current;
     if (!box || !drawable) return;
     const xs = data.days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / 1000);
-    const visits = data.days.map((day) => day.visits);
+    const visitors = data.days.map((day) => day.uniqueVisitors);
     const views = data.days.map((day) => day.pageViews);
     const dayLabel = (seconds: number) =>
       formatDate(locale, new Date(seconds * 1000).toISOString());
@@ -55,7 +58,7 @@ export function VisitsChart({ data }: { data: AnalyticsResponse }) {
         series: [
           { value: (_u, value) => (value == null ? '' : dayLabel(value)) },
           {
-            label: t('site.analytics.visits'),
+            label: t('site.analytics.visitors'),
             stroke: '#4f46e5',
             width: 2,
             fill: 'rgba(79, 70, 229, 0.12)',
@@ -70,7 +73,7 @@ export function VisitsChart({ data }: { data: AnalyticsResponse }) {
           },
         ],
       },
-      [xs, visits, views],
+      [xs, visitors, views],
       box,
     );
     const resize = new ResizeObserver(() =>
@@ -91,16 +94,20 @@ export function VisitsChart({ data }: { data: AnalyticsResponse }) {
         <thead>
           <tr>
             <th scope="col">{t('site.analytics.date')}</th>
+            <th scope="col">{t('site.analytics.visitors')}</th>
             <th scope="col">{t('site.analytics.visits')}</th>
             <th scope="col">{t('site.analytics.pageViews')}</th>
+            <th scope="col">{t('site.analytics.bytes')}</th>
           </tr>
         </thead>
         <tbody>
           {data.days.map((day) => (
             <tr key={day.date}>
               <th scope="row">{day.date}</th>
+              <td>{formatNumber(locale, day.uniqueVisitors)}</td>
               <td>{formatNumber(locale, day.visits)}</td>
               <td>{formatNumber(locale, day.pageViews)}</td>
+              <td>{formatBytes(locale, day.bytes)}</td>
             </tr>
           ))}
         </tbody>

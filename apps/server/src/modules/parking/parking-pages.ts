@@ -67,8 +67,8 @@ export interface ParkingPreview {
   headers: Record<string, string>;
 }
 
-/** A parked domain's page with any template, for its owner to look at before choosing. */
-export function renderParkingPreview(page: {
+/** What a parking page shows: its domain, template, custom HTML, language and sale notice. */
+interface ParkingPageContent {
   domain: string;
   template: ParkingTemplate;
   content: string | null;
@@ -76,7 +76,10 @@ export function renderParkingPreview(page: {
   message: string | null;
   forSale: boolean;
   askingPrice: number | null;
-}): ParkingPreview {
+}
+
+/** A parked domain's page with any template, for its owner to look at before choosing. */
+export function renderParkingPreview(page: ParkingPageContent): ParkingPreview {
   const custom = page.template === 'custom' && page.content !== null;
   const html = custom
     ? page.content!
@@ -103,15 +106,8 @@ export function renderParkingPreview(page: {
   };
 }
 
-interface PublicPage {
+interface PublicPage extends ParkingPageContent {
   domainId: string;
-  domain: string;
-  template: ParkingTemplate;
-  content: string | null;
-  locale: LocaleCode;
-  message: string | null;
-  forSale: boolean;
-  askingPrice: number | null;
   ownerEmail: string;
   ownerLocale: LocaleCode;
 }

@@ -6,6 +6,8 @@ import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
 import { MirrorError, mirror } from './crawl/mirror.js';
 import { exportStatic } from './export/export-static.js';
+import { formatFidelitySummary } from './fidelity/summary.js';
+import { FIDELITY_REPORT_FILE, verifyExport } from './fidelity/verify-export.js';
 import { createFsBlobStore } from './storage/fs-blob-store.js';
 import { failedCount, type Manifest, type ProgressEvent, type RenderMode } from './types.js';
 
@@ -28,11 +30,19 @@ Options:
   --allow-private-networks    allow loopback and private addresses (your own intranet)
   --concurrency <n>           pages fetched at once per host (assets: about 3x)
   --blobs <dir>               keep the content store here (re-runs only fetch what changed)
+  --verify                    check the copy against the original in Chromium afterwards, page by
+                              page; capture again what falls short; print a summary and write
+                              <dir>/fidelity.json (exit code 5 when a page stays below threshold)
+  --verify-pages <n>          pages checked at most: all of a small site, else a sample (default 10)
+  --verify-shots              with --verify, also write the screenshots to <dir>/.fidelity/
   --quiet                     no progress output
   -h, --help                  this help
 `;
 
-/** Exit codes: 0 done, 2 bad input, 3 refused address, 4 nothing fetched, 1 anything else. */
+/**
+ * Exit codes: 0 done, 2 bad input, 3 refused address, 4 nothing fetched, 5 (with --verify) a page
+ * stays below the fidelity threshold, 1 anything else.
+ */
 export async function main(
   argv: string[],
   out: NodeJS.WritableStream = process.stdout,
@@ -58,6 +68,9 @@ export async function main(
         'allow-private-networks': { type: 'boolean' },
         concurrency: { type: 'string' },
         blobs: { type: 'string' },
+        verify: { type: 'boolean' },
+        'verify-pages': { type: 'string' },
+        'verify-shots': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -89,6 +102,9 @@ export async function main(
   const maxBytes = int('max-bytes', values['max-bytes']);
   const maxTime = int('max-time', values['max-time']);
   const concurrency = int('concurrency', values.concurrency);
+  const verifyPages = int('verify-pages', values['verify-pages']) ?? 10;
+  if ((values['verify-pages'] !== undefined || values['verify-shots']) && !values.verify)
+    problems.push('--verify-pages and --verify-shots need --verify');
   const render = (values.render ?? 'auto') as RenderMode;
   if (!['auto', 'always', 'never'].includes(render))
     problems.push('--render must be auto, always or never');
@@ -153,17 +169,46 @@ export async function main(
     });
     progress?.finish();
     const written = await exportStatic(manifest, store, values.out!, {
-      placeBlobs: values.blobs ? 'copy' : 'move',
+      // --verify may export again after a repair: the store must keep its blobs until then.
+      placeBlobs: values.blobs ? 'copy' : values.verify ? 'link' : 'move',
     });
-    if (values.blobs) await fs.writeFile(manifestFile, JSON.stringify(manifest));
-    else await fs.rm(blobDir, { recursive: true, force: true });
     const s = manifest.stats;
     out.write(
       `Mirrored ${s.pages} pages and ${s.assets} files (${formatBytes(s.bytes)}) in ${(s.durationMs / 1000).toFixed(1)} s` +
         `${s.notModified ? `, ${s.notModified} unchanged` : ''}; ${failedCount(manifest)} failed. Wrote ${written.files} files to ${values.out}\n`,
     );
     printFailures(manifest, err);
-    return 0;
+    let final = manifest;
+    let code = 0;
+    if (values.verify) {
+      if (!values.quiet)
+        err.write(`Checking the copy against the original (up to ${verifyPages} pages)…\n`);
+      const verified = await verifyExport({
+        manifest,
+        store,
+        dir: values.out!,
+        maxPages: verifyPages,
+        shots: values['verify-shots'] ?? false,
+        placeBlobs: values.blobs ? 'copy' : 'link',
+        signal: controller.signal,
+        mirror: {
+          store,
+          // A page that falls short is captured again with the render tier, unless told never.
+          render: render === 'never' ? 'never' : 'always',
+          respectRobots: !values['ignore-robots'],
+          allowPrivateNetworks: values['allow-private-networks'] ?? false,
+          includeSubdomains: values['include-subdomains'] ?? false,
+          signal: controller.signal,
+        },
+      });
+      final = verified.manifest;
+      out.write(formatFidelitySummary(verified.report));
+      out.write(`Wrote ${path.join(values.out!, FIDELITY_REPORT_FILE)}\n`);
+      if (verified.report.summary.belowThreshold > 0) code = 5;
+    }
+    if (values.blobs) await fs.writeFile(manifestFile, JSON.stringify(final));
+    else await fs.rm(blobDir, { recursive: true, force: true });
+    return code;
   } catch (e) {
     progress?.finish();
     if (!values.blobs) await fs.rm(blobDir, { recursive: true, force: true });

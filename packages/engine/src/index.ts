@@ -16,3 +16,4 @@ export * from './net/index.js';
 export * from './references/index.js';
 export * from './render/index.js';
 export * from './customize/index.js';
+export * from './fidelity/index.js';

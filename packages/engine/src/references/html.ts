@@ -70,6 +70,19 @@ const RAW_TEXT: ReadonlyMap<string, RawTextKind> = new Map([
   ['textarea', 'rcdata'],
   ['plaintext', 'plaintext'],
 ]);
+
+/**
+ * After an HTML start tag `name` (the scanner on it): when the element's content is not markup
+ * (`script`, `style`, `title`, …), reads that content as text, to `textStart`..`textEnd`, so the
+ * next token is what follows the element. True when it did.
+ */
+export function readRawText(scanner: HtmlScanner, name: string): boolean {
+  const raw = RAW_TEXT.get(name);
+  if (raw === undefined) return false;
+  scanner.rawText(raw, name);
+  return true;
+}
+
 const VOID_ELEMENTS = new Set([
   'area',
   'base',
@@ -534,9 +547,7 @@ class HtmlWalker {
       }
       if (name === 'template') templates++;
       else if (name === 'video' || name === 'audio' || name === 'picture') media.push(name);
-      const raw = RAW_TEXT.get(name);
-      if (raw === undefined) continue;
-      scanner.rawText(raw, name);
+      if (!readRawText(scanner, name)) continue;
       if (stopAt !== undefined) continue;
       const range: [number, number] = [scanner.textStart, scanner.textEnd];
       switch (name) {

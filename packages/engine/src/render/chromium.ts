@@ -5,7 +5,13 @@
  * pinned HTTP client or from stored blobs; anything Chromium would fetch itself goes to a proxy
  * that does not exist and fails.
  */
-import type { Browser, BrowserContext, BrowserContextOptions, Route } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Request,
+  Route,
+} from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   // Headless as root, no GPU, and no calls home on a closed network.
@@ -83,4 +89,67 @@ export async function settledLocally(route: Route): Promise<boolean> {
     return true;
   }
   return false;
+}
+
+/**
+ * Response headers dropped before an answer is recorded or handed to Chromium: the body is
+ * already decoded and is re-framed.
+ */
+export const HOP_HEADERS: ReadonlySet<string> = new Set([
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
+
+/** Request headers not forwarded: the client frames the request and asks only for encodings it can decode. */
+export const SKIPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+]);
+
+/** Statuses whose `location` a route handler follows itself, hop by hop. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** Response headers to record or hand to Chromium: names in lower case, hop headers dropped. */
+export function cleanHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (!HOP_HEADERS.has(key)) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The headers to send for a request of the page to `url`: its own, without those the client sets,
+ * and the context's cookies for `url`. Playwright leaves cookies out of `headers()`; the page's own
+ * (set by its responses or its scripts) are what Chromium would have sent.
+ */
+export async function forwardedHeaders(
+  context: BrowserContext,
+  url: string,
+  request: Request,
+): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers())) {
+    if (!SKIPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
+  }
+  const cookies = await context.cookies(url);
+  if (cookies.length > 0) {
+    headers.cookie = cookies.map(({ name, value }) => `${name}=${value}`).join('; ');
+  }
+  return headers;
+}
+
+/** The browser's user agent without "Headless": a desktop Linux one, or a phone's. */
+export function userAgentOf(browser: Browser, mobile = false): string {
+  const chrome = `Chrome/${browser.version()}`;
+  return mobile
+    ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) ${chrome} Mobile Safari/537.36`
+    : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) ${chrome} Safari/537.36`;
 }

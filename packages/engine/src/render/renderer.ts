@@ -10,7 +10,15 @@ import { setMaxListeners } from 'node:events';
 import type { Browser, BrowserContext, Request, Route } from 'playwright-core';
 import { NetError } from '../net/errors.js';
 import type { HttpClient, HttpResponse } from '../net/http-client.js';
-import { launchChromium, openContext, settledLocally } from './chromium.js';
+import {
+  cleanHeaders,
+  forwardedHeaders,
+  launchChromium,
+  openContext,
+  REDIRECT_STATUSES,
+  settledLocally,
+  userAgentOf,
+} from './chromium.js';
 import { EVIDENCE_SCRIPT, INIT_SCRIPT, SCROLL_SCRIPT, SERIALIZE_SCRIPT } from './in-page.js';
 
 export { runtimeShim, toCopyUrl } from './runtime-shim.js';
@@ -120,26 +128,6 @@ export const RENDER_DEFAULTS = {
   maxCompareBytes: 8 * 1024 * 1024,
 } as const;
 
-/** Dropped from recorded and served headers: the body is already decoded and re-framed. */
-const HOP_HEADERS = new Set([
-  'content-encoding',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
-
-/** Not forwarded: the client frames the request and asks only for encodings it can decode. */
-const SKIPPED_REQUEST_HEADERS = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'accept-encoding',
-]);
-
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
-
 /** How a failed fetch is reported to the page (Chromium's net::ERR_… names). */
 const ABORT_REASONS: Record<string, string> = {
   EREFUSEDADDRESS: 'blockedbyclient',
@@ -152,15 +140,6 @@ const ABORT_REASONS: Record<string, string> = {
 class RenderTimeout extends Error {}
 
 type Served = CapturedResponse;
-
-function cleanHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const key = name.toLowerCase();
-    if (!HOP_HEADERS.has(key)) out[key] = value;
-  }
-  return out;
-}
 
 function abortReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -198,9 +177,7 @@ export function createRenderer(options: RendererOptions): Renderer {
 
   async function render(url: string): Promise<RenderResult> {
     const b = await browser();
-    const userAgent =
-      options.userAgent ??
-      `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${b.version()} Safari/537.36`;
+    const userAgent = options.userAgent ?? userAgentOf(b);
     const context = await openContext(b, {
       viewport,
       userAgent,
@@ -248,20 +225,6 @@ export function createRenderer(options: RendererOptions): Renderer {
     const navigations = new Set<string>();
     let staticHtml: Buffer | undefined;
 
-    const requestHeaders = async (url: string, request: Request) => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers())) {
-        if (!SKIPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
-      }
-      // Playwright leaves cookies out of `headers()`; the page's own (set by its responses or its
-      // scripts) are what Chromium would have sent.
-      const cookies = await context.cookies(url);
-      if (cookies.length > 0) {
-        headers.cookie = cookies.map(({ name, value }) => `${name}=${value}`).join('; ');
-      }
-      return headers;
-    };
-
     /** The whole body, within the per-response (client) and per-page limits. */
     const readBody = async (response: HttpResponse): Promise<Buffer> => {
       const chunks: Uint8Array[] = [];
@@ -297,7 +260,7 @@ export function createRenderer(options: RendererOptions): Renderer {
         }
         const response = await options.client.request(url, {
           method,
-          headers: await requestHeaders(url, request),
+          headers: await forwardedHeaders(context, url, request),
           body: bodyless ? undefined : (request.postDataBuffer() ?? undefined),
           followRedirects: false,
           maxBytes: RENDER_DEFAULTS.maxBody,
@@ -338,7 +301,7 @@ export function createRenderer(options: RendererOptions): Renderer {
       for (let hop = 0; ; hop++) {
         if (mainNavigation) navigations.add(current);
         const served = await obtain(current, request, method);
-        const location = REDIRECT.has(served.status) ? served.headers.location : undefined;
+        const location = REDIRECT_STATUSES.has(served.status) ? served.headers.location : undefined;
         if (location === undefined || hop >= RENDER_DEFAULTS.maxRedirects) {
           if (mainNavigation) staticHtml = served.body;
           return route.fulfill({

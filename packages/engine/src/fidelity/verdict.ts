@@ -1,0 +1,57 @@
+/**
+ * When a copy of a page counts as faithful, and the copy's score. A copy that is missing something
+ * must not score as faithful: a failed request the original does not have, a file still fetched
+ * from elsewhere, or a script error the original does not have puts a page below the threshold
+ * however alike its pixels look.
+ */
+import type { FidelityMeasurement, FidelityPageResult, FidelityReason } from './types.js';
+
+/** How much of the copy's new script errors a measurement keeps. */
+export const FIDELITY_SCRIPT_ERRORS = {
+  /** Messages kept per page and viewport. */
+  maxMessages: 10,
+  /** Characters kept of each message. */
+  maxLength: 300,
+} as const;
+
+export const FIDELITY_THRESHOLDS = {
+  /** Differing pixels, after noise, in per cent. */
+  maxDiffPercent: 1,
+  /** A copy with any page below the threshold scores at most this (faithful copies score 99+). */
+  cappedScore: 98.9,
+} as const;
+
+/** Why a page is below the threshold; empty when it is faithful. */
+export function belowThreshold(
+  measurement: Pick<
+    FidelityMeasurement,
+    'diffPercent' | 'failedRequests' | 'externalRequests' | 'scriptErrors'
+  >,
+): FidelityReason[] {
+  const reasons: FidelityReason[] = [];
+  if (measurement.diffPercent > FIDELITY_THRESHOLDS.maxDiffPercent) reasons.push('pixels');
+  if (measurement.failedRequests.some((f) => !f.inOriginal)) reasons.push('failed-requests');
+  if (measurement.externalRequests.length > 0) reasons.push('external-requests');
+  if (measurement.scriptErrors.length > 0) reasons.push('script-errors');
+  return reasons;
+}
+
+/**
+ * The mean of 100 − diffPercent over the measured pages (a page whose copy could not be rendered
+ * counts 0), capped at `cappedScore` when any page is below the threshold, one decimal. A check
+ * that measured nothing scores 0.
+ */
+export function fidelityScore(
+  pages: Pick<FidelityPageResult, 'diffPercent' | 'belowThreshold' | 'unmeasured' | 'reasons'>[],
+): number {
+  const measured = pages.filter((p) => p.unmeasured === undefined);
+  if (measured.length === 0) return 0;
+  let sum = 0;
+  for (const page of measured) {
+    sum += page.reasons.includes('copy-unavailable') ? 0 : Math.max(0, 100 - page.diffPercent);
+  }
+  let score = sum / measured.length;
+  if (measured.some((p) => p.belowThreshold))
+    score = Math.min(score, FIDELITY_THRESHOLDS.cappedScore);
+  return Math.floor(score * 10) / 10;
+}

@@ -290,6 +290,7 @@ export function deploymentEnv(dataDir, more = {}) {
     MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
     MIRROR_RENDER: 'never',
     VERSION_THUMBNAILS: 'false',
+    FIDELITY_CHECKS: 'false',
     RATE_LIMIT_FACTOR: '1000',
     SHUTDOWN_TIMEOUT_MS: '8000',
     ...more,

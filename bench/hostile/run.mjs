@@ -262,6 +262,7 @@ async function startServer() {
       MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
       RATE_LIMIT_FACTOR: '1000',
       VERSION_THUMBNAILS: 'false',
+      FIDELITY_CHECKS: 'false',
       MIRROR_RENDER: 'auto',
       SHUTDOWN_TIMEOUT_MS: '5000',
       TMPDIR: tmpDir,

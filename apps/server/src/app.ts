@@ -24,6 +24,7 @@ import type { ParkingService } from './modules/parking/parking.service.js';
 import type { StorageService } from './modules/storage/storage.service.js';
 import type { PaymentsService } from './modules/payments/payments.service.js';
 import type { ScreenshotsService } from './modules/screenshots/screenshots.service.js';
+import type { FidelityService } from './modules/fidelity/fidelity.service.js';
 import type { SitesService } from './modules/sites/sites.service.js';
 import type { Sandbox } from './platform/sandbox/sandbox.js';
 import type { DatabaseHandle } from './platform/db/database.js';
@@ -45,6 +46,7 @@ declare module 'fastify' {
     database: DatabaseHandle;
     authService: AuthService;
     sitesService: SitesService;
+    fidelityService: FidelityService;
     customizeService: CustomizeService;
     blobs: SweepableBlobStore;
     jobs: JobQueue;
@@ -132,6 +134,7 @@ async function buildHttpApp(
   app.decorate('sandbox', platform.sandbox);
   app.decorate('authService', services.authService);
   app.decorate('sitesService', services.sitesService);
+  app.decorate('fidelityService', services.fidelityService);
   app.decorate('customizeService', services.customizeService);
   app.decorate('screenshotsService', services.screenshotsService);
   app.decorate('paymentsService', services.paymentsService);

@@ -31,6 +31,11 @@ import {
 } from './modules/customize/customize.service.js';
 import { createDomainRegistry, type DomainRegistry } from './modules/domains/domain-registry.js';
 import { createDomainsService, type DomainsService } from './modules/domains/domains.service.js';
+import { createFidelityCheckJob } from './modules/fidelity/fidelity-check.job.js';
+import {
+  createFidelityService,
+  type FidelityService,
+} from './modules/fidelity/fidelity.service.js';
 import { createParkingPages } from './modules/parking/parking-pages.js';
 import { createParkingService, type ParkingService } from './modules/parking/parking.service.js';
 import { createPaymentProvider } from './modules/payments/payment-providers.js';
@@ -186,6 +191,7 @@ export interface Services {
   jobs: JobQueue;
   authService: AuthService;
   sitesService: SitesService;
+  fidelityService: FidelityService;
   customizeService: CustomizeService;
   screenshotsService: ScreenshotsService;
   paymentsService: PaymentsService;
@@ -281,6 +287,25 @@ export function createServices(
       .enqueue(thumbnailJob, { versionId })
       .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'thumbnail not queued'));
   };
+  // Fidelity checks of mirrored versions, after they are live (issue 21); a repair the check
+  // publishes gets its thumbnail but is not checked again (its report is the check's).
+  const fidelityJob = register(
+    createFidelityCheckJob({
+      db,
+      config,
+      sandbox: platform.sandbox,
+      storage: storageService,
+      onPublished,
+      onRepaired: onVersionReady,
+    }),
+  );
+  const onMirrorReady = async (siteId: string, versionId: string) => {
+    await onVersionReady(siteId, versionId);
+    if (!config.mirror.fidelityChecks) return;
+    await fidelityService
+      .queue(siteId, versionId)
+      .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'fidelity check not queued'));
+  };
   const aiProviders = createAiProviders(config);
   const customizeJob = register(
     createCustomizeSiteJob({
@@ -301,7 +326,7 @@ export function createServices(
       sandbox: platform.sandbox,
       storage: storageService,
       onPublished,
-      onVersionReady,
+      onVersionReady: onMirrorReady,
       onMirrored: (copy) => metrics.mirrored(copy),
       startFollowUp: async (siteId, versionId) => {
         await jobs.enqueue(customizeJob, { siteId, versionId });
@@ -321,6 +346,15 @@ export function createServices(
     storage: storageService,
     onPublished,
     afterDeletion,
+    fidelitySummaries: (versionIds) => fidelityService.summaries(versionIds),
+  });
+  const fidelityService = createFidelityService({
+    db,
+    blobs,
+    jobs,
+    checkJob: fidelityJob,
+    limiter,
+    sites: sitesService,
   });
   const customizeService = createCustomizeService({
     db,
@@ -394,6 +428,7 @@ export function createServices(
       afterDeletion,
     }),
     sitesService,
+    fidelityService,
     customizeService,
     screenshotsService,
     paymentsService,

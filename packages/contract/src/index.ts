@@ -8,6 +8,7 @@ export * from './health.js';
 export * from './auth.js';
 export * from './site-rules.js';
 export * from './mirror-failures.js';
+export * from './fidelity.js';
 export * from './sites.js';
 export * from './url-safety.js';
 export * from './edit-plan.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FidelitySummary } from './fidelity.js';
 import { MIRROR_FAILURE_KINDS } from './mirror-failures.js';
 import { ANALYTICS_PERIODS, CLONE_STATUSES, SITE_MESSAGES, SYNC_SCHEDULES } from './site-rules.js';
 
@@ -66,6 +67,8 @@ export const CloneRecord = z.object({
    * nothing is live yet, and the site is named by its host (shown beneath a title).
    */
   title: z.string().nullable().optional(),
+  /** The live version's fidelity check (issue 21): null until one is queued. */
+  fidelity: FidelitySummary.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -83,6 +86,7 @@ export const CloneStatusResponse = CloneRecord.pick({
   errorDetail: true,
   counts: true,
   currentUrl: true,
+  fidelity: true,
 });
 export type CloneStatusResponse = z.infer<typeof CloneStatusResponse>;
 
@@ -132,6 +136,8 @@ export const SiteVersion = z.object({
   previewUrl: z.string().nullable(),
   /** A thumbnail of the version's entry page, once one has been made. */
   thumbnailUrl: z.string().nullable(),
+  /** The version's fidelity check; null for versions never checked (customizations, older ones). */
+  fidelity: FidelitySummary.nullable().optional(),
 });
 export type SiteVersion = z.infer<typeof SiteVersion>;
 

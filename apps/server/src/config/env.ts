@@ -83,6 +83,7 @@ const EnvSchema = z
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
     MIRROR_RUN_MEMORY_MB: z.coerce.number().int().min(256).max(65_536).default(1536),
     VERSION_THUMBNAILS: booleanString.default(true),
+    FIDELITY_CHECKS: booleanString.default(true),
     REFERENCE_SCREENSHOTS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
@@ -253,6 +254,8 @@ export interface Config {
       | undefined;
     /** Makes a thumbnail of every completed version with Chromium (site cards). */
     versionThumbnails: boolean;
+    /** Check every mirrored version against the original in Chromium (issue 21). */
+    fidelityChecks: boolean;
     /** Idea searches capture their references' screenshots in the background (reference cards). */
     referenceScreenshots: boolean;
   };
@@ -391,6 +394,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : undefined,
       versionThumbnails: env.VERSION_THUMBNAILS,
+      fidelityChecks: env.FIDELITY_CHECKS,
       referenceScreenshots: env.REFERENCE_SCREENSHOTS,
     },
     jobs: {

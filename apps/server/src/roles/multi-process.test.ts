@@ -26,6 +26,7 @@ const env = {
   JOB_CONCURRENCY: '3',
   JOB_LEASE_MS: '5000',
   VERSION_THUMBNAILS: 'false',
+  FIDELITY_CHECKS: 'false',
   ...sharedServicesEnv(),
 };
 const processes: ReturnType<typeof spawnServer>[] = [];

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TEST_CARDS } from '@mirror/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveReport } from '../modules/fidelity/fidelity.repository.js';
 import { saveScreenshot } from '../modules/screenshots/screenshots.repository.js';
 import { startDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
@@ -48,6 +49,8 @@ interface Ids {
   invoiceId: string;
   intentSecret: string;
   screenshotFile: string;
+  /** A screenshot of the live version's fidelity report. */
+  fidelityShotFile: string;
   bystander: { email: string; password: string };
 }
 
@@ -312,6 +315,33 @@ const ROWS: Row[] = [
     access: 'owner',
     expect: ownerOnly(200),
     request: (i) => ({ url: `/api/domains/${i.siteId}/analytics?period=30d` }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/fidelity',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/fidelity` }),
+  },
+  {
+    route: 'GET /api/domains/fidelity-shots/:file',
+    access: 'public',
+    // <img> tags load them without a token; names are content hashes some report lists. Before
+    // the re-check below, which replaces the report's screenshots.
+    expect: publicTo(200),
+    request: (i) => ({ url: `/api/domains/fidelity-shots/${i.fidelityShotFile}` }),
+  },
+  {
+    route: 'POST /api/domains/clone/:id/fidelity',
+    access: 'owner',
+    expect: ownerOnly(202),
+    // One page captured again and checked: a real check in Chromium, waited for.
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/fidelity`, payload: { paths: ['/'] } }),
+    afterOwner: () =>
+      waitFor(async () => {
+        const res = await ownerGet(`/api/domains/clone/${ids.siteId}/fidelity`);
+        const state = (res.body as { state: string }).state;
+        return state === 'completed' || state === 'failed' ? true : undefined;
+      }, 120_000).then(() => undefined),
   },
   {
     route: 'POST /api/domains/clone/:id/remirror',
@@ -886,6 +916,42 @@ beforeAll(async () => {
     expiresAt: new Date(now + 3_600_000).toISOString(),
   });
   ids.screenshotFile = `${stored.hash}.jpg`;
+
+  // A fidelity report of the live version (as a check would leave it), with one screenshot.
+  const shot = await t.app.blobs.put(
+    (async function* () {
+      yield Buffer.from('not really a png');
+    })(),
+  );
+  const page = {
+    path: '/',
+    url: new URL('/', fixture.url).href,
+    viewport: 'desktop' as const,
+    diffPercent: 0,
+    noisePercent: 0,
+    textSimilarity: 1,
+    failedRequests: [],
+    externalRequests: [],
+    scriptErrors: [],
+    height: { original: 800, copy: 800 },
+    reasons: [],
+    belowThreshold: false,
+    shots: { original: shot.hash, copy: shot.hash, diff: shot.hash },
+  };
+  await saveReport(t.app.database.db, {
+    versionId: ids.liveVersionId,
+    siteId: ids.siteId,
+    report: {
+      score: 100,
+      checkedAt: new Date(now).toISOString(),
+      durationMs: 1,
+      originalUrl: page.url,
+      pages: [page],
+      summary: { checked: 1, belowThreshold: 0, repaired: 0, unmeasured: 0 },
+    },
+    repairedVersionId: null,
+  });
+  ids.fidelityShotFile = `${shot.hash}.png`;
 }, 60_000);
 
 afterAll(async () => {
@@ -944,5 +1010,5 @@ describe('authorization matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 });

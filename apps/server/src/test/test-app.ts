@@ -76,6 +76,7 @@ export function createTestConfig(overrides: Record<string, string> = {}): Config
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     // Chromium runs for thumbnails only in the tests that ask for them.
     VERSION_THUMBNAILS: 'false',
+    FIDELITY_CHECKS: 'false',
     // Idea searches capture their references only in the tests about reference screenshots.
     REFERENCE_SCREENSHOTS: 'false',
     ...sharedServicesEnv(),

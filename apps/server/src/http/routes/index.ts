@@ -3,6 +3,7 @@ import { authRoutes } from './auth.routes.js';
 import { customDomainsRoutes, tlsAskRoutes } from './custom-domains.routes.js';
 import { customizeRoutes } from './customize.routes.js';
 import { domainsRoutes } from './domains.routes.js';
+import { fidelityRoutes } from './fidelity.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { ideasRoutes } from './ideas.routes.js';
 import { parkingRoutes } from './parking.routes.js';
@@ -16,6 +17,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(domainsRoutes, { prefix: '/domains' });
   await app.register(ideasRoutes, { prefix: '/domains' });
   await app.register(customizeRoutes, { prefix: '/domains' });
+  await app.register(fidelityRoutes, { prefix: '/domains' });
   await app.register(customDomainsRoutes, { prefix: '/domains' });
   await app.register(parkingRoutes, { prefix: '/domains' });
   await app.register(tlsAskRoutes, { prefix: '/internal' });

@@ -98,7 +98,11 @@ export async function run(
       return { failure: { message: err.message, ...err.failure } };
     throw err;
   }
-  const manifestHash = await saveManifest(context.blobs, manifest);
+  return { manifestHash: await saveManifest(context.blobs, manifest), ...copySummary(manifest) };
+}
+
+/** What a version row and the metrics keep of a copy's manifest. */
+export function copySummary(manifest: Manifest): Omit<MirrorRunCopy, 'manifestHash'> {
   let pages = 0;
   let bytes = 0;
   for (const entry of manifest.entries) {
@@ -106,7 +110,6 @@ export async function run(
     bytes += entry.size;
   }
   return {
-    manifestHash,
     ...(manifest.title ? { title: manifest.title } : {}),
     stats: manifest.stats,
     failed: failedCount(manifest),

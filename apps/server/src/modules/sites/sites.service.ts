@@ -19,6 +19,7 @@ import {
   type CloneRequestBody,
   EditOp,
   type EditPlan,
+  type FidelitySummary,
   type MirrorFailureKind,
   type PlanId,
   type SiteVersion,
@@ -168,6 +169,8 @@ export interface SitesServiceDeps {
   onPublished(siteId: string): void;
   /** Sites or versions were deleted: their blobs can be collected. */
   afterDeletion(): void;
+  /** The fidelity checks of these versions (issue 21); none without. */
+  fidelitySummaries?(versionIds: readonly string[]): Promise<Map<string, FidelitySummary>>;
 }
 
 /**
@@ -276,6 +279,16 @@ export function createSitesService(deps: SitesServiceDeps) {
     } catch {
       return sites;
     }
+  }
+
+  /** The records with their live versions' fidelity checks. */
+  async function withFidelity(records: CloneRecord[]): Promise<CloneRecord[]> {
+    const live = records.flatMap((r) => (r.liveVersionId ? [r.liveVersionId] : []));
+    const checks = (await deps.fidelitySummaries?.(live)) ?? new Map<string, FidelitySummary>();
+    return records.map((r) => ({
+      ...r,
+      fidelity: (r.liveVersionId && checks.get(r.liveVersionId)) || null,
+    }));
   }
 
   /** The site if this user may see it: owners see theirs; a demo is visible to whoever has its id. */
@@ -484,7 +497,7 @@ export function createSitesService(deps: SitesServiceDeps) {
     },
 
     async status(user: UserRow | null, id: string) {
-      const record = toRecord(await visibleSite(user, id));
+      const record = (await withFidelity([toRecord(await visibleSite(user, id))]))[0]!;
       return {
         id: record.id,
         status: record.status,
@@ -497,16 +510,17 @@ export function createSitesService(deps: SitesServiceDeps) {
         errorDetail: record.errorDetail ?? null,
         counts: record.counts ?? null,
         currentUrl: record.currentUrl ?? null,
+        fidelity: record.fidelity ?? null,
       };
     },
 
     async get(user: UserRow, id: string): Promise<CloneRecord> {
       const [site] = await withTitles([await ownedSite(user, id)]);
-      return toRecord(site!);
+      return (await withFidelity([toRecord(site!)]))[0]!;
     },
 
     async list(user: UserRow): Promise<CloneRecord[]> {
-      return (await withTitles(await listOwnedSites(db, user.id))).map(toRecord);
+      return withFidelity((await withTitles(await listOwnedSites(db, user.id))).map(toRecord));
     },
 
     async remove(user: UserRow, id: string): Promise<void> {
@@ -528,7 +542,12 @@ export function createSitesService(deps: SitesServiceDeps) {
 
     async versions(user: UserRow, id: string): Promise<SiteVersion[]> {
       const site = await ownedSite(user, id);
-      return (await listVersions(db, site.id)).map((v) => ({
+      const versions = await listVersions(db, site.id);
+      const checks =
+        (await deps.fidelitySummaries?.(versions.map((v) => v.id))) ??
+        new Map<string, FidelitySummary>();
+      return versions.map((v) => ({
+        fidelity: checks.get(v.id) ?? null,
         // A completed version that is not live can be looked at on its own preview host.
         previewUrl:
           v.status === 'completed' && v.id !== site.live_version_id

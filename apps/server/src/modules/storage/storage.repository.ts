@@ -85,7 +85,10 @@ export async function usedBytes(db: Db, ownerId: string, alsoVersionId?: string)
   return Number(row.bytes);
 }
 
-/** Which of `hashes` something still refers to: a version, a version's thumbnail, a screenshot. */
+/**
+ * Which of `hashes` something still refers to: a version, a version's thumbnail or fidelity
+ * screenshots, a screenshot.
+ */
 export async function referencedAmong(db: Db, hashes: readonly string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
   const list = [...hashes];
@@ -101,6 +104,7 @@ export async function referencedAmong(db: Db, hashes: readonly string[]): Promis
     )
     .union(db.selectFrom('version_blobs').select('hash').where('hash', 'in', list))
     .union(db.selectFrom('screenshots').select('hash').where('hash', 'in', list))
+    .union(db.selectFrom('fidelity_blobs').select('hash').where('hash', 'in', list))
     .execute();
   return new Set(rows.map((r) => r.hash).filter((h): h is string => h !== null));
 }

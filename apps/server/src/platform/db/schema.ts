@@ -153,6 +153,32 @@ export interface VersionBlobsTable {
   size: number;
 }
 
+export type FidelityState = 'queued' | 'running' | 'completed' | 'failed';
+
+/** A version's fidelity check (issue 21). */
+export interface FidelityReportsTable {
+  version_id: string;
+  site_id: string;
+  state: FidelityState;
+  score: number | null;
+  pages_checked: ColumnType<number, number | undefined, number>;
+  /** `StoredFidelityReport` (JSON). */
+  report: NullableText;
+  error: NullableText;
+  /** Pages a re-capture asked for (JSON `string[]`); null: the whole sample. */
+  paths: NullableText;
+  /** The newer version the check's repairs were published as. */
+  repaired_version_id: NullableText;
+  requested_at: Timestamp;
+  checked_at: Timestamp | null;
+}
+
+/** The screenshots of a version's fidelity report. */
+export interface FidelityBlobsTable {
+  version_id: string;
+  hash: string;
+}
+
 export type VersionKind = 'mirror' | 'customize' | 'rewrite';
 type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
 
@@ -446,6 +472,8 @@ export interface Database {
   sites: SitesTable;
   site_versions: SiteVersionsTable;
   version_blobs: VersionBlobsTable;
+  fidelity_reports: FidelityReportsTable;
+  fidelity_blobs: FidelityBlobsTable;
   jobs: JobsTable;
   site_visits: SiteVisitsTable;
   site_visit_keys: SiteVisitKeysTable;

@@ -17,6 +17,7 @@ import * as m0015 from './0015-screenshot-frameable.js';
 import * as m0016 from './0016-visit-analytics.js';
 import * as m0017 from './0017-site-titles.js';
 import * as m0018 from './0018-run-progress.js';
+import * as m0019 from './0019-fidelity-reports.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0016-visit-analytics': m0016,
   '0017-site-titles': m0017,
   '0018-run-progress': m0018,
+  '0019-fidelity-reports': m0019,
 };

@@ -1,0 +1,184 @@
+/**
+ * A version's fidelity check, as a sandboxed task (`platform/sandbox`): Chromium renders pages of
+ * the live original (through the engine's pinned client, so the address policy of mirror runs
+ * holds) and of the stored copy, served here by the sites host's own answering code on 127.0.0.1,
+ * exactly as visitors get it. Pages below the threshold are captured again with the render tier
+ * and checked once more; the repaired copy's manifest is stored and handed back for the job to
+ * publish. Screenshots are stored as blobs; the report carries their hashes.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  checkFidelity,
+  createHttpClient,
+  readBlob,
+  recapturePages,
+  sampleManifest,
+  type FidelityPageRef,
+  type FidelityPageResult,
+  type FidelityReport,
+  type FidelityShots,
+  type Manifest,
+} from '@mirror/engine';
+import { createSiteServer } from '../../hosting/site-server.js';
+import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
+import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
+import { copySummary, type MirrorRunCopy } from '../sites/mirror-run.task.js';
+import { saveManifest } from '../sites/manifests.js';
+
+export interface FidelityCheckInput {
+  manifestHash: string;
+  chromiumPath: string;
+  net: NetSettings;
+  /** Pages checked at most (the plan's); beyond it, a sample. */
+  maxPages: number;
+  /** Check only these paths of the copy (a re-capture asked for); default: the sample. */
+  paths?: string[];
+  /** Capture pages below the threshold again and check them once more. */
+  repair: boolean;
+}
+
+/** A page of the report as stored: its screenshots as blob hashes. */
+export type StoredFidelityPage = Omit<FidelityPageResult, 'shots'> & {
+  shots: Record<keyof FidelityShots, string>;
+};
+
+export type StoredFidelityReport = Omit<FidelityReport, 'pages'> & { pages: StoredFidelityPage[] };
+
+export interface FidelityCheckOutput {
+  report: StoredFidelityReport;
+  /** The copy with the repaired pages in, stored: the job publishes it as a new version. */
+  repaired?: MirrorRunCopy;
+}
+
+async function pngBlob(context: SandboxContext, png: Buffer): Promise<string> {
+  async function* once() {
+    yield png;
+  }
+  return (await context.blobs.put(once())).hash;
+}
+
+/** Serves `current()`'s manifest on 127.0.0.1 with the sites host's code, until closed. */
+async function serveCopy(
+  context: SandboxContext,
+  manifests: Map<string, Manifest>,
+  current: () => string,
+) {
+  const siteServer = createSiteServer(
+    {
+      blobs: context.blobs,
+      resolveHost: async () => ({ siteId: 'fidelity-check', versionId: current(), preview: true }),
+      loadManifest: async (versionId) => manifests.get(versionId)!,
+    },
+    {
+      hostCacheTtlMs: 0,
+      log: {
+        warn: (details, message) => context.log('warn', message, { ...details }),
+        error: (details, message) => context.log('error', message, { ...details }),
+      },
+    },
+  );
+  const server = http.createServer((req, res) => void siteServer.handleNode(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function run(
+  input: FidelityCheckInput,
+  context: SandboxContext,
+): Promise<FidelityCheckOutput> {
+  let manifest = JSON.parse(
+    (await readBlob(context.blobs, input.manifestHash)).toString('utf8'),
+  ) as Manifest;
+  const entry = manifest.entries.find((e) => e.path === manifest.entryPath);
+  const originalUrl = entry?.url ?? manifest.startUrl;
+  const urls = new Map(manifest.entries.map((e) => [e.path, e.url]));
+  const pages: FidelityPageRef[] = input.paths
+    ? input.paths.map((path) => ({ path, ...(urls.has(path) ? { url: urls.get(path)! } : {}) }))
+    : await sampleManifest(manifest, context.blobs, { maxPages: input.maxPages });
+
+  const manifests = new Map([['checked', manifest]]);
+  let current = 'checked';
+  let repairedHash: string | undefined;
+  const copy = await serveCopy(context, manifests, () => current);
+  const net = safeLookupOptions(input.net);
+  const client = createHttpClient(net);
+  let report: FidelityReport;
+  try {
+    report = await checkFidelity({
+      original: { url: originalUrl, client },
+      copy: { url: copy.url },
+      pages,
+      chromiumPath: input.chromiumPath,
+      signal: context.signal,
+      onProgress: (event) => context.progress(event),
+      ...(input.repair
+        ? {
+            repair: async (broken) => {
+              const repaired = await recapturePages(
+                manifest,
+                broken.map((p) => p.url),
+                {
+                  store: context.blobs,
+                  ...net,
+                  chromiumPath: input.chromiumPath,
+                  signal: context.signal,
+                  onError: (url, error) =>
+                    context.log('warn', 'a page could not be captured again', {
+                      url,
+                      error: error instanceof Error ? error.message : String(error),
+                    }),
+                },
+              );
+              if (repaired === manifest) return false;
+              manifest = repaired;
+              repairedHash = await saveManifest(context.blobs, manifest);
+              manifests.set('repaired', manifest);
+              current = 'repaired';
+              return true;
+            },
+          }
+        : {}),
+    });
+  } finally {
+    await copy.close();
+    await client.close();
+  }
+
+  const stored: StoredFidelityPage[] = [];
+  for (const page of report.pages) {
+    const { shots, ...rest } = page;
+    stored.push({
+      ...rest,
+      shots: {
+        original: await pngBlob(context, shots.original),
+        copy: await pngBlob(context, shots.copy),
+        diff: await pngBlob(context, shots.diff),
+      },
+    });
+  }
+  // The repaired copy goes live only when it made a page faithful and none worse.
+  const repairedPages = report.pages.filter((p) => p.repaired);
+  const helped =
+    repairedPages.some((p) => !p.belowThreshold) &&
+    repairedPages.every(
+      (p) =>
+        p.reasons.length <= p.repaired!.before.reasons.length &&
+        p.diffPercent <= p.repaired!.before.diffPercent + 0.5,
+    );
+  return {
+    report: { ...report, pages: stored },
+    ...(repairedHash && helped
+      ? { repaired: { manifestHash: repairedHash, ...copySummary(manifest) } }
+      : {}),
+  };
+}
+
+export const fidelityCheckTask = sandboxTask(import.meta.url, run);

@@ -159,6 +159,18 @@ test.describe('mirroring', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
     await expect(page.locator('.site-page-host')).toHaveText(host);
     await expect(page).toHaveTitle(`Site ${name} | Mirror`);
+
+    // The copy was checked against the original after it went live: the score, then the viewer.
+    const fidelity = page.getByRole('button', {
+      name: /^Fidelity \d+(\.\d)?% · \d+ pages? checked$/,
+    });
+    await expect(fidelity).toBeVisible({ timeout: 120_000 });
+    await fidelity.click();
+    const report = page.getByRole('region', { name: en('fidelity.title'), exact: true });
+    await expect(report.getByRole('img', { name: /^The copy: \// }).first()).toBeVisible();
+    await expect(
+      report.getByRole('img', { name: /^The original website: \// }).first(),
+    ).toBeVisible();
   });
 
   test('a mirror that cannot be made says why once, in plain words, with the detail on request', async ({

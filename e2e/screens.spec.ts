@@ -28,7 +28,8 @@ function domainName(label: string): string {
 /** Issue 20, item 1: every screen, signed out and signed in, at 360 and 390 px (and 1280). */
 test.describe('screens fit phones', () => {
   test.describe('signed out', () => {
-    const heading = (page: Page) => expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const heading = (page: Page) =>
+      expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
 
     test('landing, idea mode, Arabic and the dialogs', async ({ page }) => {
       test.setTimeout(120_000);
@@ -237,6 +238,7 @@ test.describe('screens fit phones', () => {
     });
 
     test('the site page with a draft, versions and a custom domain', async ({ page }) => {
+      test.setTimeout(180_000);
       await page.goto(`/dashboard/site/${siteId}`);
       await expectScreenFits(page, 'site', {
         ready: async () => {
@@ -244,6 +246,10 @@ test.describe('screens fit phones', () => {
           await expect(page.getByTestId('site-domain')).toHaveCount(1);
           // The visits chart is drawn (it comes after the page, and follows the width).
           await expect(page.locator('.visits-chart canvas')).toBeVisible();
+          // The fidelity report with its viewer (the check runs after the mirror went live).
+          await expect(page.getByRole('img', { name: /^The copy: \// }).first()).toBeVisible({
+            timeout: 120_000,
+          });
         },
       });
     });

@@ -66,3 +66,12 @@ export function siteNameOf(site: { title?: string | null; sourceUrl: string }): 
   const host = displayUrl(site.sourceUrl);
   return site.title ? { name: site.title, host } : { name: host, host: null };
 }
+
+/** A percentage given as 0–100 (`99.62` → "99.6%"), with one decimal, in the reader's language. */
+export function formatPercent(locale: string, percent: number): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(percent / 100);
+}

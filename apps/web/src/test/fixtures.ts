@@ -5,6 +5,8 @@ import {
   type CloneRecord,
   type CloneStatus,
   type CloneStatusResponse,
+  type FidelityPage,
+  type FidelityReportResponse,
   type ReferenceWebsite,
   type SiteVersion,
 } from '@mirror/contract';
@@ -124,6 +126,52 @@ export function makeReference(overrides: Partial<ReferenceWebsite> = {}): Refere
     description: 'A warm neighborhood bakery site with online ordering.',
     category: 'restaurant',
     source: 'catalogue',
+    ...overrides,
+  };
+}
+
+/** One page of a fidelity check at one width, faithful unless told otherwise. */
+export function makeFidelityPage(overrides: Partial<FidelityPage> = {}): FidelityPage {
+  const path = overrides.path ?? '/';
+  const viewport = overrides.viewport ?? 'desktop';
+  const shot = (kind: string) => `/api/domains/fidelity-shots/${kind}-${viewport}${path}.png`;
+  return {
+    path,
+    url: `https://example.com${path}`,
+    viewport,
+    diffPercent: 0.2,
+    noisePercent: 0.1,
+    textSimilarity: 1,
+    failedRequests: [],
+    externalRequests: [],
+    scriptErrors: [],
+    reasons: [],
+    belowThreshold: false,
+    repaired: null,
+    unmeasured: null,
+    originalShot: shot('original'),
+    copyShot: shot('copy'),
+    diffShot: shot('diff'),
+    ...overrides,
+  };
+}
+
+/** A completed fidelity report of the live version `v1`. */
+export function makeFidelityReport(
+  overrides: Partial<FidelityReportResponse> = {},
+): FidelityReportResponse {
+  return {
+    state: 'completed',
+    score: 99.62,
+    pagesChecked: 1,
+    versionId: 'v1',
+    checkedAt: '2025-01-10T10:05:00.000Z',
+    belowThreshold: 0,
+    repairedCount: 0,
+    unmeasured: 0,
+    repairedVersionId: null,
+    error: null,
+    pages: [makeFidelityPage(), makeFidelityPage({ viewport: 'mobile' })],
     ...overrides,
   };
 }

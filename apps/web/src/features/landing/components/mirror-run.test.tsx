@@ -11,6 +11,7 @@ import { makeClone, makeStatus, makeUser, storeToken } from '../../../test/fixtu
 import { idleReal, waitForReal } from '../../../test/real-time';
 import { renderWithProviders } from '../../../test/render';
 import { startTestServer, type Reply, type TestServer } from '../../../test/test-server';
+import { FIDELITY_FOLLOW_LIMIT_MS } from '../hooks/use-mirror-run';
 import { UrlForm } from './url-form';
 
 const previewUrl = 'http://calm-river.localhost:8181/';
@@ -199,5 +200,70 @@ describe('mirroring from the hero', () => {
     expect((screen.getByLabelText('Website URL') as HTMLInputElement).value).toBe('');
     expect(message()).toBe('');
     expect(document.activeElement?.id).toBe('hero-url');
+  });
+
+  it("shows the copy's fidelity once it has been checked after completion", async () => {
+    vi.useFakeTimers();
+    serve([
+      { body: makeStatus('completed', { fidelity: null }) },
+      {
+        body: makeStatus('completed', {
+          fidelity: { state: 'queued', score: null, pagesChecked: 0 },
+        }),
+      },
+      {
+        body: makeStatus('completed', {
+          fidelity: { state: 'completed', score: 99.62, pagesChecked: 3 },
+        }),
+      },
+    ]);
+    renderWithProviders(<UrlForm />);
+    submit('example.com/');
+    await waitForReal(() => screen.queryByRole('region', { name: 'Live preview' }) !== null);
+    const statusCalls = () => server.requests.filter((r) => r.path.endsWith('/status'));
+    const panel = () => screen.getByRole('region', { name: 'Live preview' });
+
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_PRE_REQUEST_WAIT_MS));
+    await waitForReal(() => message() === `Completed: ${previewUrl}`);
+    expect(within(panel()).queryByTestId('preview-fidelity')).toBeNull();
+    // The check runs after the mirror: the status is asked again every 3 s meanwhile.
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS));
+    await waitForReal(() => statusCalls().length === 2);
+    await waitForReal(() => within(panel()).queryByText('Checking fidelity…') !== null);
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS));
+    await waitForReal(
+      () =>
+        within(panel()).queryByTestId('preview-fidelity')?.textContent ===
+        'Fidelity 99.6% · 3 pages checked',
+    );
+    expect((submitButton() as HTMLButtonElement).disabled).toBe(false);
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS * 3));
+    await idleReal();
+    expect(statusCalls()).toHaveLength(3);
+  });
+
+  it('stops asking for the fidelity after 2 minutes', async () => {
+    vi.useFakeTimers();
+    serve([
+      {
+        body: makeStatus('completed', {
+          fidelity: { state: 'running', score: null, pagesChecked: 0 },
+        }),
+      },
+    ]);
+    renderWithProviders(<UrlForm />);
+    submit('example.com/');
+    await waitForReal(() => screen.queryByRole('region', { name: 'Live preview' }) !== null);
+    const statusCalls = () => server.requests.filter((r) => r.path.endsWith('/status'));
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_PRE_REQUEST_WAIT_MS));
+    await waitForReal(() => message() === `Completed: ${previewUrl}`);
+    const follows = FIDELITY_FOLLOW_LIMIT_MS / CLONE_STATUS_POLL_MS;
+    for (let poll = 1; poll <= follows; poll += 1) {
+      act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS));
+      await waitForReal(() => statusCalls().length === 1 + poll);
+    }
+    act(() => vi.advanceTimersByTime(CLONE_STATUS_POLL_MS * 3));
+    await idleReal();
+    expect(statusCalls()).toHaveLength(1 + follows);
   });
 });

@@ -5,6 +5,7 @@ import { CloneProgress } from '../../../components/mirror/clone-progress';
 import { FailureMessage } from '../../../components/mirror/failure-message';
 import { SiteFrame } from '../../../components/mirror/site-frame';
 import { paths } from '../../../config/paths';
+import { fidelitySummaryText } from '../../../lib/fidelity';
 import { useI18n } from '../../../lib/i18n';
 import { scrollBehavior } from '../../../lib/motion';
 import './preview-panel.css';
@@ -20,7 +21,7 @@ interface PreviewPanelProps {
 
 /** The live preview of the hero's mirror run (SPEC §2): progress, then the result. */
 export function PreviewPanel({ clone, isLoggedIn, onRegister, onTryAgain }: PreviewPanelProps) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const headingId = useId();
   const [showFrame, setShowFrame] = useState(false);
   const sectionRef = useRef<HTMLElement>(null);
@@ -28,6 +29,11 @@ export function PreviewPanel({ clone, isLoggedIn, onRegister, onTryAgain }: Prev
   const completed = clone.status === 'completed';
   const failed = clone.status === 'failed';
   const previewUrl = clone.previewUrl;
+  // Measured after the mirror completes (issue 21); a failed check is not the visitor's concern.
+  const fidelity =
+    completed && clone.fidelity?.state !== 'failed'
+      ? fidelitySummaryText(t, locale, clone.fidelity)
+      : null;
 
   // The panel appears under the fold of the hero: bring it into view when it appears, and again
   // when the mirror is done, with the preview ready to open.
@@ -64,6 +70,12 @@ export function PreviewPanel({ clone, isLoggedIn, onRegister, onTryAgain }: Prev
         counts={clone.counts}
         currentUrl={clone.currentUrl}
       />
+
+      {fidelity && (
+        <p className="preview-fidelity" role="status" data-testid="preview-fidelity">
+          {fidelity}
+        </p>
+      )}
 
       {completed && previewUrl && (
         <div className="preview-actions">

@@ -1,5 +1,6 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
+  CLONE_STATUS_POLL_MS,
   DEMO_SAVED_TOAST_MS,
   type CloneRecord,
   type CloneRequestBody,
@@ -7,10 +8,23 @@ import {
 } from '@mirror/contract';
 import { useClonePolling } from '../../../hooks/use-clone-polling';
 import { getErrorMessage } from '../../../lib/api-client';
+import { fetchCloneStatus } from '../../../lib/clone-status';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { createClone } from '../api/create-clone';
 import { saveDemoSiteId } from '../utils/demo-sites';
+
+/**
+ * The fidelity check runs after the mirror completes (issue 21): the status is asked again every
+ * 3 s while its `fidelity` is not settled yet, for 2 minutes at most.
+ */
+export const FIDELITY_FOLLOW_LIMIT_MS = 120_000;
+
+/** No check yet (null, or a server that does not report one), or one queued or running. */
+function fidelityPending(status: CloneStatusResponse): boolean {
+  const state = status.fidelity?.state;
+  return state === undefined || state === 'queued' || state === 'running';
+}
 
 /** validating → starting (the clone call) → watching (status polling), or start-failed. */
 export type MirrorPhase = 'idle' | 'validating' | 'starting' | 'watching' | 'start-failed';
@@ -46,11 +60,55 @@ export function useMirrorRun(): MirrorRun {
   const [phase, setPhase] = useState<MirrorPhase>('idle');
   const [record, setRecord] = useState<CloneRecord | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
+  /** The latest status asked for after completion, for the fidelity check's outcome. */
+  const [followed, setFollowed] = useState<CloneStatusResponse | null>(null);
+  const cancelFollow = useRef<(() => void) | null>(null);
+
+  const stopFollowing = useCallback(() => {
+    cancelFollow.current?.();
+    cancelFollow.current = null;
+  }, []);
+
+  /** Asks for the status of a completed mirror until its fidelity check is done (or 2 min). */
+  const followFidelity = useCallback(
+    (id: string) => {
+      stopFollowing();
+      const controller = new AbortController();
+      let stopped = false;
+      let polls = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stop = () => {
+        stopped = true;
+        clearTimeout(timer);
+        controller.abort();
+      };
+      const request = async () => {
+        polls += 1;
+        try {
+          const status = await fetchCloneStatus(id, controller.signal);
+          if (stopped) return;
+          setFollowed(status);
+          if (!fidelityPending(status)) return stop();
+        } catch {
+          // The mirror is done and shown: a missing score is no reason to alarm anyone.
+          return stop();
+        }
+        if (polls * CLONE_STATUS_POLL_MS >= FIDELITY_FOLLOW_LIMIT_MS) stop();
+        else timer = setTimeout(() => void request(), CLONE_STATUS_POLL_MS);
+      };
+      cancelFollow.current = stop;
+      timer = setTimeout(() => void request(), CLONE_STATUS_POLL_MS);
+    },
+    [stopFollowing],
+  );
+  useEffect(() => () => cancelFollow.current?.(), []);
 
   const polling = useClonePolling({
     onSettled: (status: CloneStatusResponse) => {
-      if (status.status === 'completed') notify.success(t('toasts.mirrorCreated'));
-      else notify.error(t('toasts.mirrorFailed'));
+      if (status.status === 'completed') {
+        notify.success(t('toasts.mirrorCreated'));
+        if (fidelityPending(status)) followFidelity(status.id);
+      } else notify.error(t('toasts.mirrorFailed'));
     },
     onError: (message) => notify.error(t('mirror.messages.pollError', { error: message })),
   });
@@ -59,6 +117,8 @@ export function useMirrorRun(): MirrorRun {
   const start = useCallback(
     async (request: MirrorRequest, { isGuest }: { isGuest: boolean }) => {
       stopPolling();
+      stopFollowing();
+      setFollowed(null);
       setRecord(null);
       setStartError(null);
       setPhase('starting');
@@ -81,15 +141,17 @@ export function useMirrorRun(): MirrorRun {
         notify.error(t('toasts.mirrorFailed'));
       }
     },
-    [t, startPolling, stopPolling],
+    [t, startPolling, stopPolling, stopFollowing],
   );
 
   const reset = useCallback(() => {
     stopPolling();
+    stopFollowing();
+    setFollowed(null);
     setRecord(null);
     setStartError(null);
     setPhase('idle');
-  }, [stopPolling]);
+  }, [stopPolling, stopFollowing]);
 
   const validating = useCallback(() => setPhase('validating'), []);
   const cancelValidation = useCallback(
@@ -98,7 +160,8 @@ export function useMirrorRun(): MirrorRun {
   );
 
   const latest = polling.id !== null && polling.id === record?.id ? polling.status : null;
-  const clone = record && latest ? { ...record, ...latest } : record;
+  const after = followed && followed.id === record?.id ? followed : null;
+  const clone = record && latest ? { ...record, ...latest, ...after } : record;
 
   let message: MirrorMessage | null = null;
   if (phase === 'validating') message = { text: t('mirror.progress.validating'), tone: 'progress' };

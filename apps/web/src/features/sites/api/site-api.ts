@@ -4,6 +4,8 @@ import type {
   CloneRecord,
   CloneStatusResponse,
   Customizations,
+  FidelityCheckBody,
+  FidelityReportResponse,
   SyncSchedule,
   Understanding,
 } from '@mirror/contract';
@@ -73,4 +75,26 @@ export function getAnalytics(
     `/domains/${encodeURIComponent(id)}/analytics?period=${period}`,
     { defaultMessage: 'Failed to fetch analytics', signal },
   );
+}
+
+/**
+ * The live version's fidelity report (issue 21): how the copy compares with the original, page by
+ * page, at desktop and mobile widths. A 404 means the live version has not been checked yet.
+ */
+export function getFidelity(id: string, signal?: AbortSignal): Promise<FidelityReportResponse> {
+  return api.get<FidelityReportResponse>(`${site(id)}/fidelity`, {
+    defaultMessage: 'Failed to fetch the fidelity report',
+    signal,
+  });
+}
+
+/**
+ * Checks the live version again (answered with the queued report, 202): the whole sample, or only
+ * `paths`, which are captured again from the original first. A 429 says to wait.
+ */
+export function checkFidelity(id: string, paths?: string[]): Promise<FidelityReportResponse> {
+  const body: FidelityCheckBody = paths && paths.length > 0 ? { paths } : {};
+  return api.post<FidelityReportResponse>(`${site(id)}/fidelity`, body, {
+    defaultMessage: 'Failed to check fidelity',
+  });
 }

@@ -12,11 +12,14 @@ import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { isRunningStatus } from '../../../lib/clone-status';
 import { useDocumentMeta } from '../../../lib/document-meta';
+import { fidelitySummaryText } from '../../../lib/fidelity';
 import { formatDateTime, siteNameOf } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
+import { scrollBehavior } from '../../../lib/motion';
 import { findDraft, type SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
 import { remirrorSite } from '../api/site-api';
+import { isFidelityActive, useFidelity } from '../hooks/use-fidelity';
 import { useSite } from '../hooks/use-site';
 import { AnalyticsPanel } from './analytics-panel';
 import { CopyAddress } from './copy-address';
@@ -24,6 +27,7 @@ import { CustomDomainsPanel } from './custom-domains-panel';
 import { CustomizePanel } from './customize-panel';
 import { DeleteSite } from './delete-site';
 import { ExportPanel } from './export-panel';
+import { FidelityPanel } from './fidelity-panel';
 import { SiteDraftReview } from './site-draft-review';
 import { SyncSchedulePanel } from './sync-schedule-panel';
 import { VersionHistory } from './version-history';
@@ -118,6 +122,27 @@ function SiteView({
     void siteState.refreshVersions();
   };
 
+  // How faithful the live version is (issue 21): a line in the header, the report in its panel.
+  const fidelityRef = useRef<HTMLDivElement>(null);
+  const fidelity = useFidelity(site.id, site.liveVersionId, {
+    active: isFidelityActive(site.fidelity?.state),
+    onChecked: (report) => {
+      // Pages the check repaired went live as a newer version.
+      if (report.repairedVersionId && report.repairedVersionId !== site.liveVersionId) {
+        notify.success(t('fidelity.repairedVersion'));
+        void siteState.refreshSite();
+      }
+      void siteState.refreshVersions();
+    },
+  });
+  const fidelityLine = fidelitySummaryText(t, locale, fidelity.summary ?? site.fidelity);
+  const fidelityState = (fidelity.summary ?? site.fidelity)?.state;
+  const showFidelity = () => {
+    const panel = fidelityRef.current;
+    panel?.scrollIntoView?.({ behavior: scrollBehavior(), block: 'start' });
+    panel?.focus({ preventScroll: true });
+  };
+
   const handleRemirror = async () => {
     setRemirroring(true);
     try {
@@ -158,6 +183,19 @@ function SiteView({
             <span>
               {t('site.header.created', { date: formatDateTime(locale, site.createdAt) })}
             </span>
+            {fidelityLine &&
+              (hasLive ? (
+                <button
+                  type="button"
+                  className="fidelity-link"
+                  data-state={fidelityState}
+                  onClick={showFidelity}
+                >
+                  {fidelityLine}
+                </button>
+              ) : (
+                <span>{fidelityLine}</span>
+              ))}
           </p>
         </div>
         <div className="site-page-header-actions">
@@ -213,6 +251,7 @@ function SiteView({
               <p className="site-muted">{t('site.preview.empty')}</p>
             )}
           </Panel>
+          {hasLive && <FidelityPanel ref={fidelityRef} fidelity={fidelity} />}
           <CustomizePanel
             site={site}
             versions={siteState.versions}

@@ -5,6 +5,7 @@ import { failureText } from '../../../components/mirror/failure-message';
 import { VersionChanges } from '../../../components/mirror/version-changes';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
+import { fidelityScoreText } from '../../../lib/fidelity';
 import { formatBytes, formatDateTime, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
@@ -79,6 +80,7 @@ export function VersionHistory({
             // publish, and two rows must never both say Live.
             const isLive = liveVersionId !== null ? version.id === liveVersionId : version.isLive;
             const label = t('site.versions.version', { number: version.number });
+            const fidelity = fidelityScoreText(t, locale, version.fidelity);
             return (
               <li
                 key={version.id}
@@ -118,6 +120,12 @@ export function VersionHistory({
                         {t('site.versions.failedUrls', {
                           count: formatNumber(locale, version.failedUrls),
                         })}
+                      </>
+                    )}
+                    {fidelity && (
+                      <>
+                        {' · '}
+                        <span className="version-fidelity">{fidelity}</span>
                       </>
                     )}
                   </p>

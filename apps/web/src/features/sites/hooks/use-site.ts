@@ -114,6 +114,7 @@ export function useSite(id: string, { onRunSettled }: UseSiteOptions = {}) {
     retry,
     applyRecord,
     applyStatus,
+    refreshSite,
     refreshVersions,
   };
 }

@@ -7,6 +7,7 @@ const steps = [
   ['lint', 'npx', ['eslint', '--max-warnings', '0', '.']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['docs links', 'node', ['scripts/check-docs.mjs']],
+  ['export conditions', 'node', ['scripts/check-conditions.mjs']],
   ['build', 'npm', ['run', '--silent', 'build']],
   ['bundle budget', 'node', ['scripts/check-budget.mjs']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],

@@ -3,7 +3,9 @@ import { defineProject } from 'vitest/config';
 
 export default defineProject({
   plugins: [react()],
-  resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
+  resolve: { conditions: ['@mirror/source', 'module', 'browser', 'development|production'] },
+  // Tests in the node environment (`@vitest-environment node`) resolve through `ssr`.
+  ssr: { resolve: { conditions: ['@mirror/source'] } },
   test: {
     name: 'web',
     root: import.meta.dirname,

@@ -1,12 +1,35 @@
 import { HTTP_FALLBACK_MESSAGES, TOO_MANY_REQUESTS_MESSAGE } from '@mirror/contract';
 
 /**
- * The one error type the API raises on purpose. `message` is what the user sees (SPEC §8 texts);
- * `code` is a stable id for logs and tests. A list of messages is answered as an array.
+ * Stable ids of the errors the service raises on purpose, for logs, metrics and tests: a new kind of
+ * error gets a new id here, and an id never changes meaning.
+ */
+export const ERROR_CODES = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'too_many_requests',
+  'service_unavailable',
+  'payment_required',
+  'payment_declined',
+  'storage_full',
+  'no_live_version',
+  'version_not_ready',
+  'screenshot_failed',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * The one error type the service raises on purpose, in its modules and its HTTP layer alike (it
+ * lives at the root so the domain never imports the HTTP layer). `message` is what the user sees
+ * (the product's message texts); `code` is a stable id (`ERROR_CODES`). A list of messages is
+ * answered as an array.
  */
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly status: number,
     message: string | string[],
     readonly headers: Record<string, string> = {},

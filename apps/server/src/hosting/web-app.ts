@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { notFound } from '../http/app-error.js';
+import { notFound } from '../errors.js';
 
 const ONE_YEAR_SECONDS = 31_536_000;
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../modules/auth/auth.service.js';
-import { unauthorized } from './app-error.js';
+import { unauthorized } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

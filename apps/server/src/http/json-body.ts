@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './app-error.js';
+import { badRequest } from '../errors.js';
 
 /** Deeper than any request of ours needs (customizations, edit plans: under 10). */
 export const MAX_JSON_DEPTH = 64;

@@ -90,7 +90,7 @@ describe('--role worker', () => {
     expect(seen.size).toBeGreaterThan(30);
     const ours = [...seen].map((f) => path.relative(src, f));
     expect(ours).toContain('modules/sites/mirror-site.job.ts');
-    expect(ours.filter((f) => f.startsWith('http/') && f !== 'http/app-error.ts')).toEqual([]);
+    expect(ours.filter((f) => f.startsWith('http/'))).toEqual([]);
     expect(ours).not.toContain('app.ts');
     expect(ours).not.toContain('hosting/web-app.ts');
     expect([...packages].filter((p) => /fastify|react|swagger/.test(p))).toEqual([]);

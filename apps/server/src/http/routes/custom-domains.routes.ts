@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PROBE_MESSAGES } from '../../platform/ops/probes.js';
-import { unauthorized } from '../app-error.js';
+import { unauthorized } from '../../errors.js';
 import { requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];

@@ -1,7 +1,7 @@
 import { HealthResponse, ReadyResponse } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PROBE_MESSAGES } from '../../platform/ops/probes.js';
-import { serviceUnavailable, unauthorized } from '../app-error.js';
+import { serviceUnavailable, unauthorized } from '../../errors.js';
 
 /** Liveness and readiness, as the worker and sites roles answer them too (`platform/ops/probes`). */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -24,7 +24,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound, serviceUnavailable } from '../app-error.js';
+import { notFound, serviceUnavailable } from '../../errors.js';
 import { requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];

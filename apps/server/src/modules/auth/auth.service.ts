@@ -10,7 +10,7 @@ import {
 } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.js';
-import { badRequest, conflict, tooManyRequests, unauthorized } from '../../http/app-error.js';
+import { badRequest, conflict, tooManyRequests, unauthorized } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { SessionRow, UserRow } from '../../platform/db/schema.js';
 import type { Mailer } from '../../platform/mail/mailer.js';

@@ -18,7 +18,7 @@ import {
   forbidden,
   notFound,
   tooManyRequests,
-} from '../../http/app-error.js';
+} from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus, UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';

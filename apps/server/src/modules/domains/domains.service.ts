@@ -22,13 +22,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Config } from '../../config/env.js';
-import {
-  conflict,
-  forbidden,
-  notFound,
-  badRequest,
-  tooManyRequests,
-} from '../../http/app-error.js';
+import { conflict, forbidden, notFound, badRequest, tooManyRequests } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, UserRow } from '../../platform/db/schema.js';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';

@@ -4,7 +4,7 @@ import {
   type FidelitySummary,
 } from '@mirror/contract';
 import type { BlobStore } from '@mirror/engine';
-import { badRequest, conflict, notFound, tooManyRequests } from '../../http/app-error.js';
+import { badRequest, conflict, notFound, tooManyRequests } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';

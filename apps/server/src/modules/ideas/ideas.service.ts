@@ -1,7 +1,7 @@
 import { IDEA_MESSAGES, IDEA_SEARCH_LIMIT, type ReferenceWebsite } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.js';
-import { tooManyRequests } from '../../http/app-error.js';
+import { tooManyRequests } from '../../errors.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
 import type { ScreenshotsService } from '../screenshots/screenshots.service.js';

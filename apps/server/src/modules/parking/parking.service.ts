@@ -10,7 +10,7 @@ import {
   type UpdateParkedDomainBody,
 } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { badRequest, forbidden } from '../../http/app-error.js';
+import { badRequest, forbidden } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { AnalyticsService } from '../analytics/analytics.service.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { PAYMENT_MESSAGES } from '@mirror/contract';
 import type { Config } from '../../config/env.js';
-import { serviceUnavailable } from '../../http/app-error.js';
+import { serviceUnavailable } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { BillingEvent, PaymentProvider } from './payment-provider.js';
 import { createStripeProvider } from './stripe-provider.js';

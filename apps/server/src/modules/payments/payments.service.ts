@@ -24,7 +24,7 @@ import {
   notFound,
   serviceUnavailable,
   tooManyRequests,
-} from '../../http/app-error.js';
+} from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';

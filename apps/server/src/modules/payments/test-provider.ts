@@ -1,6 +1,6 @@
 import { PAYMENT_MESSAGES, type Invoice, type PaymentIntentResponse } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { badRequest, conflict } from '../../http/app-error.js';
+import { badRequest, conflict } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { BillingSubscriptionStatus } from '../../platform/db/schema.js';
 import { formatDate, renderInvoicePdf } from './invoice-pdf.js';

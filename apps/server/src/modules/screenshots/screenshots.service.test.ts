@@ -1,6 +1,6 @@
 import { SCREENSHOT_MESSAGES } from '@mirror/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../http/app-error.js';
+import { AppError } from '../../errors.js';
 import { createBrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import {

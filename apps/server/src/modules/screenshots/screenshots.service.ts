@@ -7,7 +7,7 @@ import {
 import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.js';
-import { AppError, badRequest, notFound, tooManyRequests } from '../../http/app-error.js';
+import { AppError, badRequest, notFound, tooManyRequests } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';

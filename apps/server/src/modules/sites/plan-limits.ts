@@ -1,6 +1,6 @@
 import { getPlan, PLAN_LIMIT_MESSAGES, type PlanId, type SyncSchedule } from '@mirror/contract';
 import type { Kysely, Transaction } from 'kysely';
-import { forbidden } from '../../http/app-error.js';
+import { forbidden } from '../../errors.js';
 import type { Database } from '../../platform/db/schema.js';
 
 /**

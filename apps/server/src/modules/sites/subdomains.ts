@@ -5,7 +5,7 @@ import {
   SUBDOMAIN_PATTERN,
   VERSION_PREVIEW_LABEL,
 } from '@mirror/contract';
-import { badRequest } from '../../http/app-error.js';
+import { badRequest } from '../../errors.js';
 
 const ADJECTIVES = [
   'amber',

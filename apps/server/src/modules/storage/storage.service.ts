@@ -8,7 +8,7 @@ import {
 import { PLAN_STORAGE_BYTES, STORAGE_MESSAGES, type PlanId } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
-import { AppError } from '../../http/app-error.js';
+import { AppError } from '../../errors.js';
 import {
   deleteVersionBlobs,
   forgetFailedVersions,

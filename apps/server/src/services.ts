@@ -32,6 +32,7 @@ import {
 import { createDomainRegistry, type DomainRegistry } from './modules/domains/domain-registry.js';
 import { createDomainsService, type DomainsService } from './modules/domains/domains.service.js';
 import { createFidelityCheckJob } from './modules/fidelity/fidelity-check.job.js';
+import { createIdeasService, type IdeasService } from './modules/ideas/ideas.service.js';
 import {
   createFidelityService,
   type FidelityService,
@@ -192,6 +193,7 @@ export interface Services {
   authService: AuthService;
   sitesService: SitesService;
   fidelityService: FidelityService;
+  ideasService: IdeasService;
   customizeService: CustomizeService;
   screenshotsService: ScreenshotsService;
   paymentsService: PaymentsService;
@@ -429,6 +431,7 @@ export function createServices(
     }),
     sitesService,
     fidelityService,
+    ideasService: createIdeasService({ config, limiter, log, screenshots: screenshotsService }),
     customizeService,
     screenshotsService,
     paymentsService,

@@ -1,17 +1,10 @@
 import { SearchByIdeaBody, SearchByIdeaResponse } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createIdeasService } from '../../modules/ideas/ideas.service.js';
-import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { requireAuth } from '../authenticate.js';
 
 /** Idea mode (SPEC §1, §7), mounted under /domains beside the sites routes. */
 export const ideasRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ideas = createIdeasService({
-    config: app.config,
-    limiter: createDbRateLimiter(app.database.db, app.config.rateLimitFactor),
-    log: app.log,
-    screenshots: app.screenshotsService,
-  });
+  const ideas = app.ideasService;
 
   app.post(
     '/search-by-idea',

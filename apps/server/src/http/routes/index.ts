@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth.routes.js';
 import { customDomainsRoutes, tlsAskRoutes } from './custom-domains.routes.js';
 import { customizeRoutes } from './customize.routes.js';
-import { domainsRoutes } from './domains.routes.js';
+import { sitesRoutes } from './sites.routes.js';
 import { fidelityRoutes } from './fidelity.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { ideasRoutes } from './ideas.routes.js';
@@ -14,7 +14,7 @@ import { screenshotsRoutes } from './screenshots.routes.js';
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(authRoutes, { prefix: '/auth' });
-  await app.register(domainsRoutes, { prefix: '/domains' });
+  await app.register(sitesRoutes, { prefix: '/domains' });
   await app.register(ideasRoutes, { prefix: '/domains' });
   await app.register(customizeRoutes, { prefix: '/domains' });
   await app.register(fidelityRoutes, { prefix: '/domains' });

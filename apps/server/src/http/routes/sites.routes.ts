@@ -19,7 +19,8 @@ import { optionalAuth, requireAuth } from '../authenticate.js';
 const bearer = [{ bearer: [] }];
 const tags = ['sites'];
 
-export const domainsRoutes: FastifyPluginAsyncZod = async (app) => {
+/** Mirrored sites (the API keeps the SPEC's /domains prefix for them). */
+export const sitesRoutes: FastifyPluginAsyncZod = async (app) => {
   const sites = app.sitesService;
 
   app.post(

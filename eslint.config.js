@@ -1,7 +1,69 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// The web app talks to the server only through the contract package and its own api client.
+const webServerImports = {
+  group: ['@mirror/server', '@mirror/engine', '**/apps/server/**', '**/packages/engine/**'],
+  message: 'The web app reaches the server only through @mirror/contract and its api client.',
+};
+
+// Web feature boundaries (docs/decisions/009-web-feature-boundaries.md): a feature imports only
+// from itself and from the shared folders of apps/web/src, never from another feature. Shared
+// code (components, lib, api, hooks) never imports a feature; only app/ composes them.
+const WEB_SHARED_FOLDERS = [
+  'components',
+  'lib',
+  'api',
+  'hooks',
+  'config',
+  'locales',
+  'test',
+  'styles',
+];
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Folder levels below a feature's root that get their own relative-path rule. */
+const FEATURE_DEPTHS = [0, 1, 2, 3, 4];
+
+/** A feature file `depth` folders below `features/<feature>/`: which imports leave the feature. */
+function featureBoundary(feature, depth) {
+  const name = escapeRegex(feature);
+  const up = (levels) => `^(?:\\.\\./){${levels}}(?!\\.\\.?/)`;
+  return {
+    files: [`apps/web/src/features/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            webServerImports,
+            {
+              // `../../domains/…` from features/sites/components/: up to features/, then elsewhere.
+              regex: `${up(depth + 1)}(?!${name}(?:/|$))`,
+              message: `A feature imports only from itself: move what '${feature}' shares with another feature to src/components, src/lib or src/api.`,
+            },
+            {
+              // `../../../app/…`: up to src/, then a folder that is not shared.
+              regex: `${up(depth + 2)}(?!(?:${WEB_SHARED_FOLDERS.join('|')})(?:/|$))`,
+              message: `A feature imports from src/ only: ${WEB_SHARED_FOLDERS.join(', ')}.`,
+            },
+            {
+              regex: `(?:^|/)features/(?!${name}/)`,
+              message: `A feature imports only from itself: move what '${feature}' shares with another feature to src/components, src/lib or src/api.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   {
@@ -37,20 +99,31 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // The web app talks to the server only through the contract package and its own api client.
+      'no-restricted-imports': ['error', { patterns: [webServerImports] }],
+    },
+  },
+  {
+    // Shared code is below the features: only app/ (the composition root) and test/ import them.
+    files: ['apps/web/src/{components,lib,api,hooks}/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            '@mirror/server',
-            '@mirror/engine',
-            '**/apps/server/**',
-            '**/packages/engine/**',
+            webServerImports,
+            {
+              regex: '(?:^|/)features(?:/|$)',
+              message:
+                'Shared code (components, lib, api, hooks) never imports a feature: move the piece up here instead.',
+            },
           ],
         },
       ],
     },
   },
+  ...webFeatures.flatMap((feature) =>
+    FEATURE_DEPTHS.map((depth) => featureBoundary(feature, depth)),
+  ),
   {
     files: ['packages/engine/**/*.ts'],
     rules: {

@@ -1,6 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { isValidDomainName, type CloneRecord } from '@mirror/contract';
+import { checkDomain } from '../../api/domains';
+import { customizeSite, getSites, updateSite } from '../../api/sites';
 import { FormField } from '../ui/form-field';
 import { Modal } from '../ui/modal';
 import { Spinner } from '../ui/spinner';
@@ -9,15 +11,7 @@ import { getErrorMessage } from '../../lib/api-client';
 import { copyWithToast } from '../../lib/clipboard';
 import { useI18n } from '../../lib/i18n';
 import { notify } from '../../lib/toast';
-import {
-  applyInstructions,
-  changeSubdomain,
-  checkDomain,
-  getNewestSite,
-  readDnsCheck,
-  sitesHostOf,
-  type DnsCheck,
-} from './dns-setup-api';
+import { newestSite, readDnsCheck, sitesHostOf, type DnsCheck } from './dns-setup';
 import './payments.css';
 
 type SiteLoad =
@@ -35,7 +29,8 @@ export function DnsSetupModal({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    getNewestSite(controller.signal)
+    getSites(controller.signal)
+      .then(newestSite)
       .then((site) => setLoad({ state: 'ready', site }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -261,7 +256,7 @@ function CustomizeForm({
     setApplying(true);
     try {
       if (name !== '') {
-        const moved = await changeSubdomain(site.id, name);
+        const moved = await updateSite(site.id, { targetDomain: name });
         onMoved(moved);
         const host = moved.previewUrl ? new URL(moved.previewUrl).host : `${name}.${sitesHost}`;
         notify.success(t('payments.dns.subdomainChanged', { host }));
@@ -269,7 +264,7 @@ function CustomizeForm({
       }
       if (text !== '') {
         // A draft, as every edit (issue 19): it goes live when the owner publishes it.
-        await applyInstructions(site.id, text);
+        await customizeSite(site.id, { instructions: text });
         notify.success(t('payments.dns.draftStarted'));
         setInstructions('');
       }

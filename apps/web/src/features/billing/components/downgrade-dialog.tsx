@@ -3,7 +3,7 @@ import type { DowngradePreview, PlanId } from '@mirror/contract';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useI18n } from '../../../lib/i18n';
 import { getDowngradePreview } from '../../../lib/payments';
-import { downgradeConsequences } from '../utils/downgrade-consequences';
+import { downgradeConsequences } from '../../../lib/downgrade-consequences';
 
 type PreviewLoad =
   { state: 'loading' } | { state: 'error' } | { state: 'ready'; preview: DowngradePreview };

@@ -8,10 +8,10 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { formatNumber, formatUsd } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { getDowngradePreview } from '../../../lib/payments';
+import { getDomainsOverview } from '../../../api/domains';
+import { overLimitNotice } from '../../../lib/downgrade-consequences';
 import { useFreshUser } from '../../../lib/use-fresh-user';
-import { overLimitNotice } from '../../billing/utils/downgrade-consequences';
-import { getDomains, type DomainsOverview } from '../api/get-domains';
-import { countOverview, recentActivity } from '../utils/overview';
+import { countOverview, recentActivity, type DashboardOverview } from '../utils/overview';
 import { DomainList } from './domain-list';
 import { RecentActivity } from './recent-activity';
 import { SiteList } from './site-list';
@@ -20,9 +20,9 @@ import './dashboard.css';
 type Load =
   | { state: 'loading' }
   | { state: 'error'; message: string }
-  | { state: 'ready'; data: DomainsOverview };
+  | { state: 'ready'; data: DashboardOverview };
 
-const EMPTY: DomainsOverview = { sites: [], domains: [] };
+const EMPTY: DashboardOverview = { sites: [], domains: [] };
 
 export function DashboardPage() {
   const { t, locale } = useI18n();
@@ -34,7 +34,7 @@ export function DashboardPage() {
 
   useEffect(() => {
     const controller = new AbortController();
-    getDomains(controller.signal)
+    getDomainsOverview(controller.signal)
       .then((data) => setLoad({ state: 'ready', data }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;

@@ -3,7 +3,7 @@ import type { DomainListItem } from '@mirror/contract';
 import { paths } from '../../../config/paths';
 import { useI18n } from '../../../lib/i18n';
 // The status badge is the domains feature's, so a status reads the same everywhere.
-import { DomainStatusBadge } from '../../domains/components/domain-status-badge';
+import { DomainStatusBadge } from '../../../components/domains/domain-status-badge';
 import { groupDomains } from '../utils/overview';
 
 /** The user's custom and parked domains, split into active and pending (SPEC §4). */

@@ -3,10 +3,13 @@ import {
   type CloneRecord,
   type CloneStatus,
   type DomainListItem,
+  type DomainsOverview,
   type Plan,
   type PlanId,
 } from '@mirror/contract';
-import type { DomainsOverview } from '../api/get-domains';
+
+/** What the dashboard reads of `GET /domains`: the sites and the combined domain list. */
+export type DashboardOverview = Pick<DomainsOverview, 'sites' | 'domains'>;
 
 export interface DashboardCounters {
   mirroredSites: number;
@@ -25,7 +28,7 @@ export function planOf(id: PlanId | null | undefined): Plan {
 }
 
 export function countOverview(
-  overview: DomainsOverview,
+  overview: DashboardOverview,
   planId: PlanId | null | undefined,
   now: Date = new Date(),
 ): DashboardCounters {

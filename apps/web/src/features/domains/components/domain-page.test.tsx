@@ -9,7 +9,13 @@ import {
   type Routes as ServerRoutes,
   type TestServer,
 } from '../../../test/test-server';
-import { activeAnswer, makeCustom, makeMessage, makeParked, overviewOf } from '../testing/fixtures';
+import {
+  activeAnswer,
+  makeCustom,
+  makeMessage,
+  makeParked,
+  overviewOf,
+} from '../../../test/domain-fixtures';
 import { DomainPage } from './domain-page';
 
 let server: TestServer;

@@ -7,7 +7,8 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { parkDomain } from '../api/domain-api';
-import { EXAMPLE_DOMAIN, INITIAL_PARK_VALUES, toParkBody, validatePark } from '../utils/park-form';
+import { EXAMPLE_DOMAIN } from '../../../lib/domain-name';
+import { INITIAL_PARK_VALUES, toParkBody, validatePark } from '../utils/park-form';
 import { MonetizationChoices, TemplateChoices } from './parking-choices';
 
 /**

@@ -4,7 +4,7 @@ import type { ParkDomainBody } from '@mirror/contract';
 import { makeUser, storeToken } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { startTestServer, type Routes, type TestServer } from '../../../test/test-server';
-import { makeParked } from '../testing/fixtures';
+import { makeParked } from '../../../test/domain-fixtures';
 import { ParkDomainPage } from './park-domain-page';
 
 let server: TestServer;

@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import type { ParkedDomain } from '@mirror/contract';
 import { paths } from '../../../config/paths';
 import { useI18n } from '../../../lib/i18n';
-import { apexNote } from '../utils/apex-note';
-import { DnsRecords } from './dns-records';
-import { DomainStatusBadge } from './domain-status-badge';
+import { DnsRecords } from '../../../components/domains/dns-records';
+import { DomainStatusBadge } from '../../../components/domains/domain-status-badge';
+import { apexNote } from '../../../lib/apex-note';
 
 /** After parking: what was parked, the DNS records to create next, and the way on. */
 export function ParkResult({ record, onReset }: { record: ParkedDomain; onReset: () => void }) {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { DomainCheckResponse } from '@mirror/contract';
 import { getErrorMessage } from '../../../lib/api-client';
 import { getDomain, type DomainRecord } from '../api/domain-api';
-import { applyCheck } from '../utils/apply-check';
+import { applyCheck } from '../../../lib/apply-check';
 
 /** While a domain is not active, the page re-reads it this often: the server's checks activate it. */
 export const DOMAIN_REFRESH_MS = 20_000;

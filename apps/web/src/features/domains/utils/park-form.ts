@@ -1,13 +1,12 @@
 import {
   CUSTOM_HTML_MAX_LENGTH,
-  DOMAIN_NAME_MAX_LENGTH,
-  DOMAIN_NAME_PATTERN,
   normalizeDomainName,
   type Monetization,
   type ParkDomainBody,
   type ParkingTemplate,
 } from '@mirror/contract';
 import type { FieldErrors } from '../../../hooks/use-validated-form';
+import { validateDomainName } from '../../../lib/domain-name';
 
 export type ParkField = 'domain' | 'template' | 'content' | 'monetization';
 export type ParkValues = Record<ParkField, string>;
@@ -18,19 +17,6 @@ export const INITIAL_PARK_VALUES: ParkValues = {
   content: '',
   monetization: 'none',
 };
-
-/** The example host in 'Invalid domain name format (e.g., {host})'. */
-export const EXAMPLE_DOMAIN = 'example.com';
-
-/** SPEC §5 domain rule; the value is an i18n key under domains.validation. */
-export function validateDomainName(value: string): string | undefined {
-  const domain = normalizeDomainName(value);
-  if (domain === '') return 'domains.validation.required';
-  if (domain.length > DOMAIN_NAME_MAX_LENGTH || !DOMAIN_NAME_PATTERN.test(domain)) {
-    return 'domains.validation.invalid';
-  }
-  return undefined;
-}
 
 /** The custom template needs its HTML, within the server's size limit. */
 export function validateCustomHtml(template: string, content: string): string | undefined {

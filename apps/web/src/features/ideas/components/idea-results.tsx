@@ -4,8 +4,8 @@ import { CheckoutDialog } from '../../../components/payments/checkout-dialog';
 import { isPaidUser, useAuth } from '../../../lib/auth-context';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
-import { getDomains } from '../../dashboard/api/get-domains';
-import { deleteSite } from '../../sites/api/site-api';
+import { getDomainsOverview } from '../../../api/domains';
+import { deleteSite } from '../../../api/sites';
 import { payRewrite } from '../api/pay-rewrite';
 import { useRewritePricing } from '../hooks/use-rewrite-pricing';
 import { formatPrice, type ReferenceItem } from '../utils/reference-item';
@@ -89,7 +89,7 @@ export function IdeaResults({
     if (limit === null) return true;
     let sites: CloneRecord[];
     try {
-      sites = (await getDomains()).sites;
+      sites = (await getDomainsOverview()).sites;
     } catch {
       return true; // The server still checks the limit.
     }

@@ -9,8 +9,7 @@ import { translateProgressText } from '../../../lib/clone-status';
 import { displayUrl } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
-import { remirrorSite } from '../../sites/api/site-api';
-import { cloneReference } from '../api/clone-reference';
+import { createClone, remirrorSite } from '../../../api/sites';
 import { canSelectReference, type ReferenceItem } from '../utils/reference-item';
 import { ReferenceThumbnail } from './reference-thumbnail';
 
@@ -83,7 +82,7 @@ export function ReferenceCard({
       onChange({ cloneStatus: 'cloning' });
       const record = item.cloneId
         ? await remirrorSite(item.cloneId)
-        : await cloneReference(item.url);
+        : await createClone({ sourceUrl: item.url, isDemo: false });
       onChange({ cloneId: record.id });
       polling.start(record.id);
     } catch (error) {

@@ -11,7 +11,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { fetchCloneStatus } from '../../../lib/clone-status';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
-import { createClone } from '../api/create-clone';
+import { createClone } from '../../../api/sites';
 import { saveDemoSiteId } from '../utils/demo-sites';
 
 /**

@@ -2,54 +2,21 @@ import type {
   AnalyticsPeriod,
   AnalyticsResponse,
   CloneRecord,
-  CloneStatusResponse,
-  Customizations,
   FidelityCheckBody,
   FidelityReportResponse,
-  SyncSchedule,
   Understanding,
 } from '@mirror/contract';
 import { api } from '../../../lib/api-client';
 
-// The site management calls of docs/sites-api.md, all owner-only. The version calls are shared
-// with the idea flow's draft review.
+// The site management calls of docs/sites-api.md that only the site page makes, all owner-only.
+// The calls other features share (update, delete, remirror, customize) are in src/api/sites.ts;
+// the version calls, shared with the idea flow's draft review, are in lib/site-versions.
 export { discardVersion, getVersions, publishVersion, undoEdit } from '../../../lib/site-versions';
 
 const site = (id: string) => `/domains/clone/${encodeURIComponent(id)}`;
 
 export function getSite(id: string, signal?: AbortSignal): Promise<CloneRecord> {
   return api.get<CloneRecord>(site(id), { defaultMessage: 'Failed to get clone status', signal });
-}
-
-export function updateSyncSchedule(id: string, syncSchedule: SyncSchedule): Promise<CloneRecord> {
-  return api.put<CloneRecord>(
-    site(id),
-    { syncSchedule },
-    { defaultMessage: 'Customization update failed' },
-  );
-}
-
-export function deleteSite(id: string): Promise<{ success: boolean; message: string }> {
-  return api.delete(site(id), { defaultMessage: 'Failed to delete domain' });
-}
-
-/** Starts a new run of the same source; the live version stays online until it completes. */
-export function remirrorSite(id: string): Promise<CloneRecord> {
-  return api.post<CloneRecord>(`${site(id)}/remirror`, undefined, {
-    defaultMessage: 'Website cloning failed',
-  });
-}
-
-/**
- * Applies a customization plan to the live version as a new version, made by a job whose progress
- * the status call reports; the result is a draft to review, published only when the owner says so.
- */
-export function customizeSite(id: string, customizations: Customizations) {
-  return api.put<CloneStatusResponse>(
-    `${site(id)}/customize`,
-    { customizations, regenerate: true },
-    { defaultMessage: 'Customization update failed' },
-  );
 }
 
 /** What instructions would change ("I will: …"), before anything is applied. */

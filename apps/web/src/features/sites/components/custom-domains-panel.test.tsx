@@ -15,7 +15,7 @@ import {
   type Routes as ServerRoutes,
   type TestServer,
 } from '../../../test/test-server';
-import { activeAnswer, makeCustom, overviewOf } from '../../domains/testing/fixtures';
+import { activeAnswer, makeCustom, overviewOf } from '../../../test/domain-fixtures';
 import { SitePage } from './site-page';
 
 let server: TestServer;

@@ -8,21 +8,21 @@ import {
   type CustomDomain,
   type DomainCheckResponse,
 } from '@mirror/contract';
+import { deployDomain, getDomainsOverview } from '../../../api/domains';
+import { DeleteDomainButton } from '../../../components/domains/delete-domain';
+import { DomainStatusBadge } from '../../../components/domains/domain-status-badge';
+import { DomainVerification } from '../../../components/domains/domain-verification';
 import { FormField } from '../../../components/ui/form-field';
 import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
+import { applyCheck } from '../../../lib/apply-check';
 import { useAuth } from '../../../lib/auth-context';
+import { EXAMPLE_DOMAIN, validateDomainName } from '../../../lib/domain-name';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
-// The DNS parts are the domains feature's, shared with the domain page.
-import { deployDomain, getDomainsOverview } from '../../domains/api/domain-api';
-import { DeleteDomainButton } from '../../domains/components/delete-domain';
-import { DomainStatusBadge } from '../../domains/components/domain-status-badge';
-import { DomainVerification } from '../../domains/components/domain-verification';
-import { applyCheck } from '../../domains/utils/apply-check';
-import { EXAMPLE_DOMAIN, validateDomainName } from '../../domains/utils/park-form';
+import './custom-domains-panel.css';
 
 type Load =
   | { state: 'loading' }

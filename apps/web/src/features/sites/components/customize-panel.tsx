@@ -10,7 +10,8 @@ import { formatDateTime } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
-import { customizeSite, publishVersion, understandInstructions } from '../api/site-api';
+import { customizeSite } from '../../../api/sites';
+import { publishVersion, understandInstructions } from '../api/site-api';
 import { DRAFT_REVIEW_ID } from './site-draft-review';
 
 interface CustomizePanelProps {

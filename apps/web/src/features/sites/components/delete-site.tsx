@@ -9,7 +9,7 @@ import { siteNameOf } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { useLoading } from '../../../lib/loading';
 import { notify } from '../../../lib/toast';
-import { deleteSite } from '../api/site-api';
+import { deleteSite } from '../../../api/sites';
 
 /** Deleting asks once; confirming deletes and goes back to the dashboard. */
 export function DeleteSite({ site }: { site: CloneRecord }) {

@@ -18,7 +18,7 @@ import { useI18n } from '../../../lib/i18n';
 import { scrollBehavior } from '../../../lib/motion';
 import { findDraft, type SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
-import { remirrorSite } from '../api/site-api';
+import { remirrorSite } from '../../../api/sites';
 import { isFidelityActive, useFidelity } from '../hooks/use-fidelity';
 import { useSite } from '../hooks/use-site';
 import { AnalyticsPanel } from './analytics-panel';

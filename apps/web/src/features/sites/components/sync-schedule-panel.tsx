@@ -7,7 +7,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { isPaidUser, useAuth } from '../../../lib/auth-context';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
-import { updateSyncSchedule } from '../api/site-api';
+import { updateSite } from '../../../api/sites';
 
 /** Automatic re-mirroring: paid plans only (SPEC §1); the free plan sees why and how to upgrade. */
 export function SyncSchedulePanel({
@@ -26,7 +26,7 @@ export function SyncSchedulePanel({
   const handleChange = async (syncSchedule: SyncSchedule) => {
     setSaving(true);
     try {
-      onSaved(await updateSyncSchedule(site.id, syncSchedule));
+      onSaved(await updateSite(site.id, { syncSchedule }));
       notify.success(t('site.sync.saved'));
     } catch (error) {
       notify.error(getErrorMessage(error, t('site.sync.failed')));

@@ -1,6 +1,6 @@
 import type { DnsRecord } from '@mirror/contract';
-import { useI18n } from '../../../lib/i18n';
-import { copyWithToast } from '../../../lib/clipboard';
+import { useI18n } from '../../lib/i18n';
+import { copyWithToast } from '../../lib/clipboard';
 import './domains.css';
 
 /**

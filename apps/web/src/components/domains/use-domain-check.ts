@@ -1,9 +1,9 @@
 import { useCallback, useRef, useState } from 'react';
 import type { DomainCheckResponse } from '@mirror/contract';
-import { getErrorMessage } from '../../../lib/api-client';
-import { useI18n } from '../../../lib/i18n';
-import { notify } from '../../../lib/toast';
-import { checkDomain } from '../api/domain-api';
+import { checkDomain } from '../../api/domains';
+import { getErrorMessage } from '../../lib/api-client';
+import { useI18n } from '../../lib/i18n';
+import { notify } from '../../lib/toast';
 
 /**
  * 'Check Now': asks the server to look at DNS now and hands the answer (status per record and

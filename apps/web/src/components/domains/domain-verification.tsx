@@ -1,9 +1,9 @@
 import type { DomainCheckResponse, DomainVerification as Verification } from '@mirror/contract';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatDateTime } from '../../../lib/format';
-import { useI18n } from '../../../lib/i18n';
-import { useDomainCheck } from '../hooks/use-domain-check';
-import { apexNote } from '../utils/apex-note';
+import { apexNote } from '../../lib/apex-note';
+import { formatDateTime } from '../../lib/format';
+import { useI18n } from '../../lib/i18n';
+import { Spinner } from '../ui/spinner';
+import { useDomainCheck } from './use-domain-check';
 import { DnsRecords } from './dns-records';
 import { DomainStatusBadge } from './domain-status-badge';
 import './domains.css';

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
 import type { DomainKind } from '@mirror/contract';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { getErrorMessage } from '../../../lib/api-client';
-import { useI18n } from '../../../lib/i18n';
-import { useLoading } from '../../../lib/loading';
-import { notify } from '../../../lib/toast';
-import { deleteDomain } from '../api/domain-api';
+import { deleteDomain } from '../../api/domains';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { getErrorMessage } from '../../lib/api-client';
+import { useI18n } from '../../lib/i18n';
+import { useLoading } from '../../lib/loading';
+import { notify } from '../../lib/toast';
 
 interface DeleteDomainButtonProps {
   kind: DomainKind;

@@ -1,6 +1,6 @@
 import { getPlan, type DowngradePreview, type PlanId } from '@mirror/contract';
-import { formatNumber, siteNameOf } from '../../../lib/format';
-import type { TranslateVars } from '../../../lib/i18n/translate';
+import { formatNumber, siteNameOf } from './format';
+import type { TranslateVars } from './i18n/translate';
 
 type Translate = (key: string, vars?: TranslateVars) => string;
 

@@ -1,5 +1,5 @@
 import type { DomainStatus } from '@mirror/contract';
-import { useI18n } from '../../../lib/i18n';
+import { useI18n } from '../../lib/i18n';
 import './domains.css';
 
 /** Active green, pending yellow, misconfigured red (SPEC §4: domains are active or pending). */

@@ -9,7 +9,7 @@ import type {
 
 /**
  * What the payments service needs from a card payment provider. Two implementations: Stripe
- * (`stripe-provider.ts`, the official SDK) and the local test mode (`test-provider.ts`, stateful in
+ * (`stripe-provider.ts`, the official SDK) and the local test mode (`test-mode/provider.ts`, stateful in
  * our database, behaving like Stripe's test mode). Ids are the provider's own (`cus_…`, `pm_…`,
  * `sub_…`, `pi_…`, `in_…`); the service stores them and never a card number.
  *

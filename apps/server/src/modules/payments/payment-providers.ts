@@ -5,7 +5,7 @@ import { serviceUnavailable } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { BillingEvent, PaymentProvider } from './payment-provider.js';
 import { createStripeProvider } from './stripe-provider.js';
-import { createTestPaymentProvider, type TestPaymentProvider } from './test-provider.js';
+import { createTestPaymentProvider, type TestPaymentProvider } from './test-mode/provider.js';
 
 /** Verifies a webhook's signature over its raw body; null for event types we do not act on. */
 export type WebhookParser = (rawBody: Buffer, signature: string | undefined) => BillingEvent | null;

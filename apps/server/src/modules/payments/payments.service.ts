@@ -64,7 +64,7 @@ import {
   planPreview,
   type PlanChangeEffects,
 } from './plan-change.js';
-import type { TestCard, TestPaymentProvider } from './test-provider.js';
+import type { TestCard, TestPaymentProvider } from './test-mode/provider.js';
 import type { StorageService } from '../storage/storage.service.js';
 
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
 import { PAYMENT_MESSAGES, TEST_CARDS } from '@mirror/contract';
-import type { TestCardBehaviour } from '../../platform/db/schema.js';
+import type { TestCardBehaviour } from '../../../platform/db/schema.js';
 
 /**
  * What the local test mode keeps of a card: its brand, last four digits, expiry and how it behaves

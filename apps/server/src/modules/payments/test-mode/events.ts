@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import type { Database } from '../../platform/db/schema.js';
-import type { BillingEvent } from './payment-provider.js';
+import type { Db } from '../../../platform/db/database.js';
+import type { Database } from '../../../platform/db/schema.js';
+import type { BillingEvent } from '../payment-provider.js';
 
 /**
  * The test mode's webhooks: events are written to an outbox in the same transaction as the change

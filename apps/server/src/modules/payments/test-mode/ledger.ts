@@ -7,10 +7,10 @@ import {
   type Subscription,
 } from '@mirror/contract';
 import type { Transaction } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
-import type { Database } from '../../platform/db/schema.js';
-import { PaymentDeclinedError } from './payment-provider.js';
-import type { EventOutbox } from './test-events.js';
+import type { Db } from '../../../platform/db/database.js';
+import type { Database } from '../../../platform/db/schema.js';
+import { PaymentDeclinedError } from '../payment-provider.js';
+import type { EventOutbox } from './events.js';
 
 /**
  * The test mode's money side, inside the caller's transaction: cards of a customer, charges as

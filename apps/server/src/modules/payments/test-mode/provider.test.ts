@@ -1,10 +1,10 @@
 import { TEST_CARDS } from '@mirror/contract';
 import { inflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
-import type { BillingEvent } from './payment-provider.js';
-import { brandOf, cardProblem, passesLuhn, testCardFacts } from './test-cards.js';
-import { addMonths, createTestPaymentProvider } from './test-provider.js';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import type { BillingEvent } from '../payment-provider.js';
+import { brandOf, cardProblem, passesLuhn, testCardFacts } from './cards.js';
+import { addMonths, createTestPaymentProvider } from './provider.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,16 +1,16 @@
 import { PAYMENT_MESSAGES, type Invoice, type PaymentIntentResponse } from '@mirror/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { badRequest, conflict } from '../../errors.js';
-import type { Db } from '../../platform/db/database.js';
-import type { BillingSubscriptionStatus } from '../../platform/db/schema.js';
-import { formatDate, renderInvoicePdf } from './invoice-pdf.js';
+import { badRequest, conflict } from '../../../errors.js';
+import type { Db } from '../../../platform/db/database.js';
+import type { BillingSubscriptionStatus } from '../../../platform/db/schema.js';
+import { formatDate, renderInvoicePdf } from '../invoice-pdf.js';
 import {
   PaymentDeclinedError,
   type BillingEvent,
   type PaymentProvider,
-} from './payment-provider.js';
-import { cardProblem, testCardFacts } from './test-cards.js';
-import { createEventOutbox } from './test-events.js';
+} from '../payment-provider.js';
+import { cardProblem, testCardFacts } from './cards.js';
+import { createEventOutbox } from './events.js';
 import {
   createLedger,
   findIntentBySecret,
@@ -26,7 +26,7 @@ import {
   type IntentRow,
   type SubscriptionRow,
   type Trx,
-} from './test-ledger.js';
+} from './ledger.js';
 
 /**
  * The local test mode: a card payment provider kept in our own database that behaves like Stripe's

@@ -28,7 +28,8 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Two workers, the server and its sandboxed Chromium runs share 2 cores: a screen may take a while.
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   forbidOnly: !!process.env.CI,
   use: {
@@ -79,6 +80,8 @@ export default defineConfig({
         RATE_LIMIT_FACTOR: '50',
         // The mirror specs copy a fixture website served on 127.0.0.1.
         MIRROR_ALLOW_PRIVATE_NETWORKS: 'true',
+        // Every mirror is checked against its original in Chromium: two pages each, on 2 cores.
+        FIDELITY_MAX_PAGES: '2',
         // Idea search's web provider points at a local stand-in that lists a locally served reference.
         ...SEARCH_API_ENV,
         // Domain checks ask the DNS stand-in of e2e/domains.spec.ts.

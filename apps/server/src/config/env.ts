@@ -84,6 +84,7 @@ const EnvSchema = z
     MIRROR_RUN_MEMORY_MB: z.coerce.number().int().min(256).max(65_536).default(1536),
     VERSION_THUMBNAILS: booleanString.default(true),
     FIDELITY_CHECKS: booleanString.default(true),
+    FIDELITY_MAX_PAGES: z.coerce.number().int().min(1).max(100).optional(),
     REFERENCE_SCREENSHOTS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
@@ -256,6 +257,8 @@ export interface Config {
     versionThumbnails: boolean;
     /** Check every mirrored version against the original in Chromium (issue 21). */
     fidelityChecks: boolean;
+    /** Caps the pages a fidelity check takes below the plan's number (a small machine, CI). */
+    fidelityMaxPages: number | undefined;
     /** Idea searches capture their references' screenshots in the background (reference cards). */
     referenceScreenshots: boolean;
   };
@@ -395,6 +398,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
       versionThumbnails: env.VERSION_THUMBNAILS,
       fidelityChecks: env.FIDELITY_CHECKS,
+      fidelityMaxPages: env.FIDELITY_MAX_PAGES,
       referenceScreenshots: env.REFERENCE_SCREENSHOTS,
     },
     jobs: {

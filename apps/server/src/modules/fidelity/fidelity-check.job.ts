@@ -152,7 +152,10 @@ export function createFidelityCheckJob(
         : null;
       const owner = site.owner_id && plan ? { id: site.owner_id, plan } : null;
       const paths = row.paths ? (JSON.parse(row.paths) as string[]) : undefined;
-      const maxPages = FIDELITY_MAX_PAGES[plan ?? 'demo'];
+      const maxPages = Math.min(
+        FIDELITY_MAX_PAGES[plan ?? 'demo'],
+        config.mirror.fidelityMaxPages ?? Infinity,
+      );
       await setState(db, versionId, 'running');
 
       let output: FidelityCheckOutput;

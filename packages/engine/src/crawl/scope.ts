@@ -31,3 +31,5 @@ export function createScope(options: ScopeOptions) {
     },
   };
 }
+
+export type Scope = ReturnType<typeof createScope>;

@@ -11,6 +11,7 @@ import {
   type RefVisitor,
 } from '../references/index.js';
 import { forEachLimit } from '../for-each-limit.js';
+import { essenceOf } from '../net/media-type.js';
 import { EXPORT_FILES_SCRIPT } from '../render/runtime-shim.js';
 import { readBlob } from '../storage/blob-utils.js';
 import { writeFile } from '../storage/files.js';
@@ -69,10 +70,6 @@ const ACCEPTED: Record<string, string[]> = {
   '.xml': ['.xml', '.rss', '.atom'],
 };
 
-function mediaType(contentType: string): string {
-  return contentType.split(';')[0]!.trim().toLowerCase();
-}
-
 function safeSegment(segment: string): string {
   let decoded = segment;
   try {
@@ -106,7 +103,7 @@ export function exportPathOf(
   if (pathname.endsWith('/') && segments.length > 0 && segments[segments.length - 1] === '_')
     segments.pop();
   const isRedirect = entry.status >= 300 && entry.status < 400;
-  const wanted = isRedirect ? '.html' : (EXTENSIONS[mediaType(entry.contentType)] ?? '');
+  const wanted = isRedirect ? '.html' : (EXTENSIONS[essenceOf(entry.contentType)] ?? '');
   const dot = name.lastIndexOf('.');
   const currentExt = dot > 0 ? name.slice(dot).toLowerCase() : '';
   const accepted = ACCEPTED[wanted] ?? [wanted];
@@ -245,7 +242,7 @@ export async function exportStatic(
         ({ entry }) =>
           rewriteDocuments &&
           entry.status < 300 &&
-          REWRITTEN_TYPES.has(mediaType(entry.contentType)),
+          REWRITTEN_TYPES.has(essenceOf(entry.contentType)),
       )
       .map(({ entry }) => entry.hash),
   );
@@ -302,7 +299,7 @@ export async function exportStatic(
       redirects.push(`${entry.path.split('?')[0]} ${mapped} ${entry.status}`);
       return;
     }
-    const type = mediaType(entry.contentType);
+    const type = essenceOf(entry.contentType);
     const documentUrl = `${copyBase}${entry.path}`;
     if (rewriteDocuments && REWRITTEN_TYPES.has(type)) {
       const text = (await readBlob(store, entry.hash)).toString('utf8');

@@ -27,3 +27,4 @@ export {
   type Resolve,
   type SafeLookupOptions,
 } from './safe-lookup.js';
+export { essenceOf, parseMediaType, type MediaType } from './media-type.js';

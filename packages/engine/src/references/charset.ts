@@ -1,3 +1,5 @@
+import { parseMediaType } from '../net/media-type.js';
+
 /**
  * Decoding of fetched bodies per the WHATWG encoding sniffing rules: BOM, then the Content-Type
  * charset, then the document's own declaration (`<meta>` prescan of the first 1024 bytes for HTML,
@@ -25,9 +27,7 @@ function sniffBom(bytes: Uint8Array): string | undefined {
 
 /** The charset parameter of a Content-Type header value. */
 export function charsetFromContentType(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const m = /;\s*charset\s*=\s*(?:"([^"]*)"|([^\s;,"]+))/i.exec(header);
-  return m ? (m[1] ?? m[2]) : undefined;
+  return parseMediaType(header)?.charset;
 }
 
 /** WHATWG "algorithm for extracting a character encoding from a meta element". */

@@ -1,3 +1,4 @@
+import { parseFragment } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { htmlCharsetRewrite, processHtml } from './html.js';
 import type { Ref, RefVisitor } from './types.js';
@@ -9,73 +10,46 @@ const toCopy: RefVisitor = (ref) => {
   const u = new URL(ref.url);
   return `/copy${u.pathname}${u.search}`;
 };
+/** The references found, each as `url kind context` (the page's origin left out of the URL). */
 const found = (html: string, url = PAGE) =>
-  processHtml(html, url, keep).refs.map((r: Ref) => [r.url, r.kind, r.context]);
+  processHtml(html, url, keep).refs.map(
+    (r: Ref) => `${r.url.replace(/^https:\/\/example\.com\//, '/')} ${r.kind} ${r.context}`,
+  );
 
 describe('processHtml discovery', () => {
-  const cases: [string, string, [string, string, string][]][] = [
-    ['img src', '<img src="a.png">', [['https://example.com/dir/a.png', 'image', 'img[src]']]],
+  const cases: [string, string, string[]][] = [
+    ['img src', '<img src="a.png">', ['/dir/a.png image img[src]']],
     [
       'img srcset',
       '<img srcset="a.png 1x, /b.png 2x">',
-      [
-        ['https://example.com/dir/a.png', 'image', 'img[srcset]'],
-        ['https://example.com/b.png', 'image', 'img[srcset]'],
-      ],
+      ['/dir/a.png image img[srcset]', '/b.png image img[srcset]'],
     ],
     [
       'picture source',
       '<picture><source srcset="a.webp" type="image/webp"><img src="a.jpg"></picture>',
-      [
-        ['https://example.com/dir/a.webp', 'image', 'source[srcset]'],
-        ['https://example.com/dir/a.jpg', 'image', 'img[src]'],
-      ],
+      ['/dir/a.webp image source[srcset]', '/dir/a.jpg image img[src]'],
     ],
-    [
-      'script',
-      '<script src="/app.js"></script>',
-      [['https://example.com/app.js', 'script', 'script[src]']],
-    ],
-    [
-      'module script',
-      '<script type="module" src="/m.js"></script>',
-      [['https://example.com/m.js', 'module', 'script[src]']],
-    ],
-    [
-      'iframe',
-      '<iframe src="/f.html"></iframe>',
-      [['https://example.com/f.html', 'frame', 'iframe[src]']],
-    ],
-    [
-      'frame',
-      '<frameset><frame src="left.html"></frameset>',
-      [['https://example.com/dir/left.html', 'frame', 'frame[src]']],
-    ],
-    ['embed', '<embed src="x.swf">', [['https://example.com/dir/x.swf', 'asset', 'embed[src]']]],
-    [
-      'object',
-      '<object data="x.svg"></object>',
-      [['https://example.com/dir/x.svg', 'asset', 'object[data]']],
-    ],
+    ['script', '<script src="/app.js"></script>', ['/app.js script script[src]']],
+    ['module script', '<script type="module" src="/m.js"></script>', ['/m.js module script[src]']],
+    ['iframe', '<iframe src="/f.html"></iframe>', ['/f.html frame iframe[src]']],
+    ['frame', '<frameset><frame src="left.html"></frameset>', ['/dir/left.html frame frame[src]']],
+    ['embed', '<embed src="x.swf">', ['/dir/x.swf asset embed[src]']],
+    ['object', '<object data="x.svg"></object>', ['/dir/x.svg asset object[data]']],
     [
       'video + sources + track + poster',
       '<video src="v.mp4" poster="p.jpg"><source src="v.webm"><track src="c.vtt"></video>',
       [
-        ['https://example.com/dir/v.mp4', 'media', 'video[src]'],
-        ['https://example.com/dir/p.jpg', 'image', 'video[poster]'],
-        ['https://example.com/dir/v.webm', 'media', 'source[src]'],
-        ['https://example.com/dir/c.vtt', 'media', 'track[src]'],
+        '/dir/v.mp4 media video[src]',
+        '/dir/p.jpg image video[poster]',
+        '/dir/v.webm media source[src]',
+        '/dir/c.vtt media track[src]',
       ],
     ],
-    [
-      'audio',
-      '<audio src="a.mp3"></audio>',
-      [['https://example.com/dir/a.mp3', 'media', 'audio[src]']],
-    ],
+    ['audio', '<audio src="a.mp3"></audio>', ['/dir/a.mp3 media audio[src]']],
     [
       'input type=image',
       '<input type="image" src="go.png"><input type="text" src="no.png">',
-      [['https://example.com/dir/go.png', 'image', 'input[src]']],
+      ['/dir/go.png image input[src]'],
     ],
     [
       'lazy-load attributes',
@@ -83,24 +57,24 @@ describe('processHtml discovery', () => {
         '<div data-bg="bg1.jpg" data-background="url(bg2.jpg)" data-bg-src="bg3.jpg" data-image="i.jpg"></div>' +
         '<video data-poster="vp.jpg" data-src="v.mp4"></video><iframe data-src="/embed"></iframe>',
       [
-        ['https://example.com/dir/l1.jpg', 'image', 'img[data-src]'],
-        ['https://example.com/dir/l2.jpg', 'image', 'img[data-srcset]'],
-        ['https://example.com/dir/l3.jpg', 'image', 'img[data-srcset]'],
-        ['https://example.com/dir/l4.jpg', 'image', 'img[data-lazy-src]'],
-        ['https://example.com/dir/l5.jpg', 'image', 'img[data-original]'],
-        ['https://example.com/dir/bg1.jpg', 'image', 'div[data-bg]'],
-        ['https://example.com/dir/bg2.jpg', 'image', 'div[data-background] css url()'],
-        ['https://example.com/dir/bg3.jpg', 'image', 'div[data-bg-src]'],
-        ['https://example.com/dir/i.jpg', 'image', 'div[data-image]'],
-        ['https://example.com/dir/vp.jpg', 'image', 'video[data-poster]'],
-        ['https://example.com/dir/v.mp4', 'media', 'video[data-src]'],
-        ['https://example.com/embed', 'frame', 'iframe[data-src]'],
+        '/dir/l1.jpg image img[data-src]',
+        '/dir/l2.jpg image img[data-srcset]',
+        '/dir/l3.jpg image img[data-srcset]',
+        '/dir/l4.jpg image img[data-lazy-src]',
+        '/dir/l5.jpg image img[data-original]',
+        '/dir/bg1.jpg image div[data-bg]',
+        '/dir/bg2.jpg image div[data-background] css url()',
+        '/dir/bg3.jpg image div[data-bg-src]',
+        '/dir/i.jpg image div[data-image]',
+        '/dir/vp.jpg image video[data-poster]',
+        '/dir/v.mp4 media video[data-src]',
+        '/embed frame iframe[data-src]',
       ],
     ],
     [
       'other data-* holding an image URL',
       '<a data-zoom="https://cdn.example.net/z.jpg?w=2" data-id="42" data-title="a.png is nice">z</a>',
-      [['https://cdn.example.net/z.jpg?w=2', 'image', 'a[data-zoom]']],
+      ['https://cdn.example.net/z.jpg?w=2 image a[data-zoom]'],
     ],
     [
       'link rels',
@@ -112,27 +86,27 @@ describe('processHtml discovery', () => {
         '<link rel="prefetch" href="/pf.bin"><link rel="preconnect" href="https://fonts.gstatic.com">' +
         '<link rel="dns-prefetch" href="//x.com"><link rel="canonical" href="/canon">',
       [
-        ['https://example.com/favicon.ico', 'image', 'link[rel=icon]'],
-        ['https://example.com/s.ico', 'image', 'link[rel=shortcut icon]'],
-        ['https://example.com/t.png', 'image', 'link[rel=apple-touch-icon]'],
-        ['https://example.com/m.svg', 'image', 'link[rel=mask-icon]'],
-        ['https://example.com/site.webmanifest', 'manifest', 'link[rel=manifest]'],
-        ['https://example.com/dir/s.css', 'stylesheet', 'link[rel=stylesheet]'],
-        ['https://example.com/mp.js', 'module', 'link[rel=modulepreload]'],
-        ['https://example.com/f.woff2', 'font', 'link[rel=preload]'],
-        ['https://example.com/p.css', 'stylesheet', 'link[rel=preload]'],
-        ['https://example.com/p.js', 'script', 'link[rel=preload]'],
-        ['https://example.com/pf.bin', 'asset', 'link[rel=prefetch]'],
-        ['https://example.com/canon', 'page', 'link[rel=canonical]'],
+        '/favicon.ico image link[rel=icon]',
+        '/s.ico image link[rel=shortcut icon]',
+        '/t.png image link[rel=apple-touch-icon]',
+        '/m.svg image link[rel=mask-icon]',
+        '/site.webmanifest manifest link[rel=manifest]',
+        '/dir/s.css stylesheet link[rel=stylesheet]',
+        '/mp.js module link[rel=modulepreload]',
+        '/f.woff2 font link[rel=preload]',
+        '/p.css stylesheet link[rel=preload]',
+        '/p.js script link[rel=preload]',
+        '/pf.bin asset link[rel=prefetch]',
+        '/canon page link[rel=canonical]',
       ],
     ],
     [
       'link preload imagesrcset',
       '<link rel="preload" as="image" href="h.jpg" imagesrcset="h1.jpg 1x, h2.jpg 2x">',
       [
-        ['https://example.com/dir/h.jpg', 'image', 'link[rel=preload]'],
-        ['https://example.com/dir/h1.jpg', 'image', 'link[imagesrcset]'],
-        ['https://example.com/dir/h2.jpg', 'image', 'link[imagesrcset]'],
+        '/dir/h.jpg image link[rel=preload]',
+        '/dir/h1.jpg image link[imagesrcset]',
+        '/dir/h2.jpg image link[imagesrcset]',
       ],
     ],
     [
@@ -140,10 +114,10 @@ describe('processHtml discovery', () => {
       '<a href="/about?x=1#team">a</a><map><area href="zone.html"></map><form action="/search"></form>' +
         '<button formaction="/alt">b</button>',
       [
-        ['https://example.com/about?x=1', 'page', 'a[href]'],
-        ['https://example.com/dir/zone.html', 'page', 'area[href]'],
-        ['https://example.com/search', 'page', 'form[action]'],
-        ['https://example.com/alt', 'page', 'button[formaction]'],
+        '/about?x=1 page a[href]',
+        '/dir/zone.html page area[href]',
+        '/search page form[action]',
+        '/alt page button[formaction]',
       ],
     ],
     [
@@ -156,15 +130,12 @@ describe('processHtml discovery', () => {
     [
       'whitespace trimmed, entities decoded',
       '<a href="  /x?a=1&amp;b=2  ">x</a><img src="\n\t/i.png ">',
-      [
-        ['https://example.com/x?a=1&b=2', 'page', 'a[href]'],
-        ['https://example.com/i.png', 'image', 'img[src]'],
-      ],
+      ['/x?a=1&b=2 page a[href]', '/i.png image img[src]'],
     ],
     [
       'meta refresh',
       '<meta http-equiv="Refresh" content="0; url=/moved">',
-      [['https://example.com/moved', 'page', 'meta[http-equiv=refresh]']],
+      ['/moved page meta[http-equiv=refresh]'],
     ],
     [
       'og and twitter images',
@@ -173,19 +144,19 @@ describe('processHtml discovery', () => {
         '<meta name="twitter:image" content="/tw.png"><meta property="og:video" content="/v.mp4">' +
         '<meta property="og:title" content="/not-a-url.png">',
       [
-        ['https://cdn.example.com/og.png', 'image', 'meta[property=og:image]'],
-        ['https://example.com/og2.png', 'image', 'meta[property=og:image:secure_url]'],
-        ['https://example.com/tw.png', 'image', 'meta[name=twitter:image]'],
-        ['https://example.com/v.mp4', 'media', 'meta[property=og:video]'],
+        'https://cdn.example.com/og.png image meta[property=og:image]',
+        '/og2.png image meta[property=og:image:secure_url]',
+        '/tw.png image meta[name=twitter:image]',
+        '/v.mp4 media meta[property=og:video]',
       ],
     ],
     [
       'style block and style attribute',
       '<style>@import "base.css"; .a { background: url(bg.png) }</style><p style="background-image:url(\'/p.png\')">',
       [
-        ['https://example.com/dir/base.css', 'stylesheet', 'style css @import'],
-        ['https://example.com/dir/bg.png', 'image', 'style css url()'],
-        ['https://example.com/p.png', 'image', '[style] css url()'],
+        '/dir/base.css stylesheet style css @import',
+        '/dir/bg.png image style css url()',
+        '/p.png image [style] css url()',
       ],
     ],
     [
@@ -194,13 +165,13 @@ describe('processHtml discovery', () => {
         '<filter><feImage href="fe.png"/></filter><a xlink:href="/svg-link">l</a>' +
         '<style>.x{fill:url(pat.svg#p)}</style><rect fill="url(#grad)" filter="url(f.svg#blur)"/></svg>',
       [
-        ['https://example.com/dir/s.png', 'image', 'image[href]'],
-        ['https://example.com/dir/s2.png', 'image', 'image[xlink:href]'],
-        ['https://example.com/dir/sprite.svg', 'asset', 'use[href]'],
-        ['https://example.com/dir/fe.png', 'image', 'feImage[href]'],
-        ['https://example.com/svg-link', 'page', 'a[xlink:href]'],
-        ['https://example.com/dir/pat.svg', 'image', 'svg style css url()'],
-        ['https://example.com/dir/f.svg', 'image', 'rect[filter] css url()'],
+        '/dir/s.png image image[href]',
+        '/dir/s2.png image image[xlink:href]',
+        '/dir/sprite.svg asset use[href]',
+        '/dir/fe.png image feImage[href]',
+        '/svg-link page a[xlink:href]',
+        '/dir/pat.svg image svg style css url()',
+        '/dir/f.svg image rect[filter] css url()',
       ],
     ],
     [
@@ -208,47 +179,62 @@ describe('processHtml discovery', () => {
       '<script type="importmap">{"imports":{"vue":"/lib/vue.js","lodash/":"https://cdn.example.net/lodash/"},' +
         '"scopes":{"/a/":{"x":"./x.js"}}}</script>',
       [
-        ['https://example.com/lib/vue.js', 'module', 'script[type=importmap]'],
-        ['https://cdn.example.net/lodash/', 'module', 'script[type=importmap]'],
-        ['https://example.com/dir/x.js', 'module', 'script[type=importmap]'],
+        '/lib/vue.js module script[type=importmap]',
+        'https://cdn.example.net/lodash/ module script[type=importmap]',
+        '/dir/x.js module script[type=importmap]',
       ],
     ],
     [
       'noscript content',
       '<noscript><img src="/pixel.gif"><link rel="stylesheet" href="ns.css"></noscript>',
       [
-        ['https://example.com/pixel.gif', 'image', 'noscript img[src]'],
-        ['https://example.com/dir/ns.css', 'stylesheet', 'noscript link[rel=stylesheet]'],
+        '/pixel.gif image noscript img[src]',
+        '/dir/ns.css stylesheet noscript link[rel=stylesheet]',
       ],
     ],
     [
       'noscript in head',
       '<head><noscript><style>.x{background:url(h.png)}</style></noscript></head>',
-      [['https://example.com/dir/h.png', 'image', 'noscript style css url()']],
+      ['/dir/h.png image noscript style css url()'],
     ],
-    [
-      'template content',
-      '<template><img src="t.png"></template>',
-      [['https://example.com/dir/t.png', 'image', 'img[src]']],
-    ],
+    ['template content', '<template><img src="t.png"></template>', ['/dir/t.png image img[src]']],
     [
       'iframe srcdoc',
       '<iframe srcdoc="<img src=&quot;in.png&quot;>"></iframe>',
-      [['https://example.com/dir/in.png', 'image', 'iframe[srcdoc] img[src]']],
+      ['/dir/in.png image iframe[srcdoc] img[src]'],
     ],
     [
       'legacy background attribute',
       '<body background="/bg.gif"><table background="t.gif"><tr><td background="td.gif">x</td></tr></table></body>',
       [
-        ['https://example.com/bg.gif', 'image', 'body[background]'],
-        ['https://example.com/dir/t.gif', 'image', 'table[background]'],
-        ['https://example.com/dir/td.gif', 'image', 'td[background]'],
+        '/bg.gif image body[background]',
+        '/dir/t.gif image table[background]',
+        '/dir/td.gif image td[background]',
       ],
     ],
     [
       'protocol-relative and foreign',
       '<script src="//cdn.example.net/lib.js"></script>',
-      [['https://cdn.example.net/lib.js', 'script', 'script[src]']],
+      ['https://cdn.example.net/lib.js script script[src]'],
+    ],
+    [
+      'feeds and alternates',
+      '<link rel="alternate" type="application/rss+xml" href="/feed"><link rel="alternate" hreflang="fr" href="/fr/">',
+      ['/feed asset link[rel=alternate]', '/fr/ page link[rel=alternate]'],
+    ],
+    [
+      'lazysizes data-bgset',
+      '<div data-bgset="a.jpg 1x, a2.jpg 2x | b.jpg"></div>',
+      [
+        '/dir/a.jpg image div[data-bgset]',
+        '/dir/a2.jpg image div[data-bgset]',
+        '/dir/b.jpg image div[data-bgset]',
+      ],
+    ],
+    [
+      'the text of a script with a src attribute is not run or read',
+      '<script src="">import("/never.js")</script>',
+      [],
     ],
   ];
   it.each(cases)('%s', (_name, html, expected) => {
@@ -362,7 +348,7 @@ describe('processHtml rewriting', () => {
     [
       'meta refresh',
       '<meta http-equiv="refresh" content="3;URL=\'/next#a\'">',
-      '<meta http-equiv="refresh" content="3;URL=\'/copy/next#a\'">',
+      '<meta http-equiv="refresh" content="3;URL=&apos;/copy/next#a&apos;">',
     ],
     [
       'meta refresh without url=',
@@ -387,7 +373,7 @@ describe('processHtml rewriting', () => {
     [
       'srcdoc rewritten and re-escaped',
       '<iframe srcdoc="<a href=&quot;/x&quot;>x</a>"></iframe>',
-      '<iframe srcdoc="<a href=&quot;/copy/x&quot;>x</a>"></iframe>',
+      '<iframe srcdoc="&lt;a href=&quot;/copy/x&quot;&gt;x&lt;/a&gt;"></iframe>',
     ],
     [
       'import map',
@@ -403,6 +389,11 @@ describe('processHtml rewriting', () => {
       'ampersand escaped in attribute',
       '<a href="/s?a=1&amp;b=2">s</a>',
       '<a href="/copy/s?a=1&amp;b=2">s</a>',
+    ],
+    [
+      'lazysizes data-bgset',
+      '<div data-bgset="a.jpg 1x, a2.jpg 2x | b.jpg"></div>',
+      '<div data-bgset="/copy/dir/a.jpg 1x, /copy/dir/a2.jpg 2x | /copy/dir/b.jpg"></div>',
     ],
   ];
   it.each(cases)('%s', (_name, html, expected) => {
@@ -472,6 +463,16 @@ describe('processHtml rewriting', () => {
     expect(r.html).toBe('<a href="/copy/x"><div>in</a></div>');
   });
 
+  it('escapes rewritten attributes so that a parser reads back what was meant', () => {
+    const out = rewrite(
+      '<iframe srcdoc="<a href=&quot;/x&quot;>x</a>"></iframe><img src="a.png">',
+      (ref) => (ref.kind === 'image' ? `/i?a=1&b='2'<"3">` : toCopy(ref)),
+    );
+    const [iframe, img] = parseFragment(out).childNodes as { attrs: { value: string }[] }[];
+    expect(iframe!.attrs[0]!.value).toBe('<a href="/copy/x">x</a>');
+    expect(img!.attrs[0]!.value).toBe(`/i?a=1&b='2'<"3">`);
+  });
+
   it('escapes quotes in replacements', () => {
     expect(rewrite('<img src="a.png">', () => '/a"b.png')).toBe('<img src="/a&quot;b.png">');
   });
@@ -539,16 +540,12 @@ describe('processHtml edge cases', () => {
     );
     const entities = '<svg><style>.a{fill:url(&quot;p.svg#x&quot;)} a&gt;b{}</style></svg>';
     expect(processHtml(entities, PAGE, toCopy).html).toBe(
-      '<svg><style>.a{fill:url("/copy/dir/p.svg#x")} a&gt;b{}</style></svg>',
+      '<svg><style>.a{fill:url(&quot;/copy/dir/p.svg#x&quot;)} a&gt;b{}</style></svg>',
     );
     const plain = '<svg><style>.a{fill:url(p.svg#x)}</style></svg>';
     expect(processHtml(plain, PAGE, toCopy).html).toBe(
       '<svg><style>.a{fill:url(/copy/dir/p.svg#x)}</style></svg>',
     );
-  });
-
-  it('the text of a script with a src attribute, even an empty one, is not run or read', () => {
-    expect(found('<script src="">import("/never.js")</script>')).toEqual([]);
   });
 
   it('a <template> closed inside an SVG foreignObject ends there', () => {
@@ -564,29 +561,6 @@ describe('processHtml edge cases', () => {
     expect(r.refs.map((x) => x.context)).toEqual(['img[src]', 'script js import()']);
   });
 
-  it('feeds and alternates', () => {
-    expect(
-      found(
-        '<link rel="alternate" type="application/rss+xml" href="/feed"><link rel="alternate" hreflang="fr" href="/fr/">',
-      ),
-    ).toEqual([
-      ['https://example.com/feed', 'asset', 'link[rel=alternate]'],
-      ['https://example.com/fr/', 'page', 'link[rel=alternate]'],
-    ]);
-  });
-
-  it('lazysizes data-bgset', () => {
-    const html = '<div data-bgset="a.jpg 1x, a2.jpg 2x | b.jpg"></div>';
-    expect(found(html).map((r) => r[0])).toEqual([
-      'https://example.com/dir/a.jpg',
-      'https://example.com/dir/a2.jpg',
-      'https://example.com/dir/b.jpg',
-    ]);
-    expect(processHtml(html, PAGE, toCopy).html).toBe(
-      '<div data-bgset="/copy/dir/a.jpg 1x, /copy/dir/a2.jpg 2x | /copy/dir/b.jpg"></div>',
-    );
-  });
-
   it('nested noscript and srcdoc contexts are prefixed', () => {
     const r = processHtml(
       '<iframe srcdoc="<noscript><img src=x.png></noscript>"></iframe>',
@@ -595,7 +569,7 @@ describe('processHtml edge cases', () => {
     );
     expect(r.refs.map((x) => x.context)).toEqual(['iframe[srcdoc] noscript img[src]']);
     expect(r.html).toBe(
-      '<iframe srcdoc="<noscript><img src=&quot;/copy/dir/x.png&quot;></noscript>"></iframe>',
+      '<iframe srcdoc="&lt;noscript&gt;&lt;img src=&quot;/copy/dir/x.png&quot;&gt;&lt;/noscript&gt;"></iframe>',
     );
   });
 

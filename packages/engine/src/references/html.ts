@@ -1,32 +1,33 @@
+import { escapeUTF8 } from 'entities';
 import { charsetFromMetaContent, encodingForLabel } from './charset.js';
 import { rewriteCss } from './css.js';
-import { decodeText, HtmlScanner, Token, type RawTextKind, type ScannedAttr } from './html-scan.js';
+import { attributeValue, type AttrScope } from './html-attributes.js';
+import { decodeText, HtmlScanner, Token, type ScannedAttr } from './html-scan.js';
+import {
+  APP_ROOT_IDS,
+  BREAKOUT,
+  getAttr,
+  HEAD_CONTENT,
+  integrationPoint,
+  isBlank,
+  JS_TYPES,
+  lower,
+  NOSCRIPT_NEEDS_JS,
+  Ns,
+  readRawText,
+  UNREAD_ATTRIBUTES,
+  VOID_ELEMENTS,
+  type Open,
+  type Tag,
+} from './html-tables.js';
 import { parseImportMap, type ImportMap } from './import-map.js';
 import { rewriteJs } from './js.js';
 import { isRecord, jsonIndent } from './json.js';
 import { mergeAbilities, scriptAbilities } from './script-scan.js';
 import { RefSink, trimAscii } from './sink.js';
-import { rewriteSrcset } from './srcset.js';
-import type { Ref, RefKind, RefVisitor, RenderHints } from './types.js';
+import type { Ref, RefVisitor, RenderHints } from './types.js';
 
-const enum Ns {
-  Html,
-  Svg,
-  MathMl,
-}
-
-/** A start tag as the walker sees it: the element's namespace comes from the walk. */
-interface Tag {
-  name: string;
-  ns: Ns;
-  attrs: ScannedAttr[];
-  start: number;
-  end: number;
-  /** Inside a `<template>` or a re-read `<noscript>`: not part of the live document. */
-  fragment: boolean;
-  /** A `<source>` whose parent is `<video>` or `<audio>`. */
-  inMedia: boolean;
-}
+export { readRawText } from './html-tables.js';
 
 export interface ProcessHtmlOptions {
   /**
@@ -57,330 +58,7 @@ interface Edit {
   text: string;
 }
 
-/** HTML elements whose content is not markup, and how it ends (scripting enabled). */
-const RAW_TEXT: ReadonlyMap<string, RawTextKind> = new Map([
-  ['script', 'script'],
-  ['style', 'rawtext'],
-  ['xmp', 'rawtext'],
-  ['iframe', 'rawtext'],
-  ['noembed', 'rawtext'],
-  ['noframes', 'rawtext'],
-  ['noscript', 'rawtext'],
-  ['title', 'rcdata'],
-  ['textarea', 'rcdata'],
-  ['plaintext', 'plaintext'],
-]);
-
-/**
- * After an HTML start tag `name` (the scanner on it): when the element's content is not markup
- * (`script`, `style`, `title`, …), reads that content as text, to `textStart`..`textEnd`, so the
- * next token is what follows the element. True when it did.
- */
-export function readRawText(scanner: HtmlScanner, name: string): boolean {
-  const raw = RAW_TEXT.get(name);
-  if (raw === undefined) return false;
-  scanner.rawText(raw, name);
-  return true;
-}
-
-const VOID_ELEMENTS = new Set([
-  'area',
-  'base',
-  'basefont',
-  'bgsound',
-  'br',
-  'col',
-  'embed',
-  'frame',
-  'hr',
-  'image',
-  'img',
-  'input',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
-/** Start tags that may come before `<body>` without opening it. */
-const HEAD_CONTENT = new Set([
-  'html',
-  'head',
-  'base',
-  'basefont',
-  'bgsound',
-  'link',
-  'meta',
-  'noframes',
-  'script',
-  'style',
-  'template',
-  'title',
-  'noscript',
-]);
-/** HTML start tags that end foreign (SVG, MathML) content. */
-const BREAKOUT = new Set(
-  (
-    'b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img ' +
-    'li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var'
-  ).split(' '),
-);
-const APP_ROOT_IDS = new Set(['root', '__next', 'app', '__nuxt', '___gatsby']);
-const JS_TYPES =
-  /^(?:(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/javascript1\.[0-5]|text\/(?:jscript|livescript)|module)$/i;
-const NOSCRIPT_NEEDS_JS = /java\s*script|\bJS\b/i;
-const LINK_ICON_RELS = new Set([
-  'icon',
-  'apple-touch-icon',
-  'apple-touch-icon-precomposed',
-  'apple-touch-startup-image',
-  'mask-icon',
-  'fluid-icon',
-]);
-const LAZY_SINGLE = new Set([
-  'data-src',
-  'data-lazy-src',
-  'data-original',
-  'data-original-src',
-  'data-image',
-  'data-bg-src',
-  'data-poster',
-  'data-lazy',
-  'data-lazyload',
-  'data-hi-res-src',
-  'data-full-src',
-  'data-zoom-image',
-  'data-large_image',
-  'data-src-retina',
-  'data-retina',
-  'data-echo',
-  'data-iesrc',
-  'data-thumb',
-  'data-fallback-src',
-  'data-ll-src',
-]);
-const LAZY_SRCSET = new Set([
-  'data-srcset',
-  'data-lazy-srcset',
-  'data-original-set',
-  'data-original-srcset',
-]);
-const LAZY_BACKGROUND = new Set([
-  'data-bg',
-  'data-background',
-  'data-background-image',
-  'data-bg-image',
-  'data-bg-url',
-  'data-lazy-background',
-]);
-/** Other `data-*` attributes are taken when they hold a single URL to an image or media file. */
-const DATA_URL_VALUE =
-  /^[^\s"'<>(){}]+\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|mp4|webm|ogv|mp3)(?:[?#][^\s]*)?$/i;
-const MEDIA_EXT = /\.(?:mp4|webm|ogv|mp3)(?:[?#]|$)/i;
-const OG_IMAGE = new Set([
-  'og:image',
-  'og:image:url',
-  'og:image:secure_url',
-  'twitter:image',
-  'twitter:image:src',
-  'msapplication-tileimage',
-  'msapplication-square70x70logo',
-  'msapplication-square150x150logo',
-  'msapplication-square310x310logo',
-  'msapplication-wide310x150logo',
-  'thumbnail',
-]);
-const OG_MEDIA = new Set([
-  'og:video',
-  'og:video:url',
-  'og:video:secure_url',
-  'og:audio',
-  'og:audio:url',
-  'og:audio:secure_url',
-  'twitter:player:stream',
-]);
-const ITEMPROP_IMAGE = new Set(['image', 'thumbnailurl', 'logo']);
-/**
- * Attributes the walk never reads, on any element (SVG included): the scanner steps over them.
- * The common ones only; the rest are read and found to hold nothing.
- */
-const UNREAD_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'class',
-  'alt',
-  'title',
-  'lang',
-  'dir',
-  'role',
-  'tabindex',
-  'hidden',
-  'width',
-  'height',
-  'aria-label',
-  'aria-hidden',
-  'aria-labelledby',
-  'aria-describedby',
-  'aria-expanded',
-  'aria-controls',
-  'aria-current',
-  'target',
-  'placeholder',
-  'for',
-  'value',
-  'colspan',
-  'rowspan',
-  'loading',
-  'decoding',
-  'crossorigin',
-  'referrerpolicy',
-  'async',
-  'defer',
-]);
-/** HTML attributes that can hold a reference on some element (besides `style` and `data-*`). */
-const URL_ATTRIBUTES = new Set([
-  'src',
-  'srcset',
-  'imagesrcset',
-  'srcdoc',
-  'poster',
-  'data',
-  'href',
-  'action',
-  'formaction',
-  'background',
-  'content',
-  'charset',
-]);
-
-function getAttr(el: Tag, name: string): string | undefined {
-  for (const a of el.attrs) if (a.name === name) return a.value;
-  return undefined;
-}
-
-function lower(value: string | undefined): string {
-  return value === undefined ? '' : trimAscii(value).toLowerCase();
-}
-
-function escapeAttr(value: string, quote: '"' | "'"): string {
-  const v = value.replace(/&/g, '&amp;');
-  return quote === '"' ? v.replace(/"/g, '&quot;') : v.replace(/'/g, '&#39;');
-}
-
-function escapeText(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function kindForAs(as: string): RefKind {
-  switch (as) {
-    case 'style':
-      return 'stylesheet';
-    case 'script':
-    case 'worker':
-    case 'sharedworker':
-    case 'serviceworker':
-      return 'script';
-    case 'font':
-      return 'font';
-    case 'image':
-      return 'image';
-    case 'audio':
-    case 'video':
-    case 'track':
-      return 'media';
-    case 'document':
-      return 'page';
-    case 'iframe':
-    case 'frame':
-      return 'frame';
-    default:
-      return 'asset';
-  }
-}
-
-/** Kind of the resource behind `<link href>`, from rel/as/type; null for rels that fetch nothing. */
-function linkKind(el: Tag): RefKind | null {
-  const rels = lower(getAttr(el, 'rel')).split(/[\t\n\f\r ]+/);
-  const has = (r: string) => rels.includes(r);
-  if (has('stylesheet')) return 'stylesheet';
-  if (rels.some((r) => LINK_ICON_RELS.has(r))) return 'image';
-  if (has('manifest')) return 'manifest';
-  if (has('modulepreload')) return 'module';
-  if (has('preload') || has('prefetch') || has('subresource')) {
-    return kindForAs(lower(getAttr(el, 'as')));
-  }
-  if (has('prerender')) return 'page';
-  if (has('alternate')) {
-    return /xml|rss|atom|json/.test(lower(getAttr(el, 'type'))) ? 'asset' : 'page';
-  }
-  if (has('canonical') || has('next') || has('prev') || has('amphtml')) return 'page';
-  if (has('search')) return 'asset';
-  return null;
-}
-
-/** Splits `5; url='x'` into the URL and what surrounds it (HTML "shared declarative refresh steps"). */
-function splitRefresh(content: string): { before: string; url: string; after: string } | undefined {
-  const m = /^[\t\n\f\r ]*[0-9]*(?:\.[0-9.]*)?/.exec(content);
-  if (!m || !/[0-9.]/.test(m[0])) return undefined;
-  let i = m[0].length;
-  if (i >= content.length) return undefined;
-  const ws = (c: string | undefined) => c !== undefined && /[\t\n\f\r ]/.test(c);
-  if (!(content[i] === ';' || content[i] === ',' || ws(content[i]))) return undefined;
-  while (ws(content[i])) i++;
-  if (content[i] === ';' || content[i] === ',') i++;
-  while (ws(content[i])) i++;
-  let urlStart = i;
-  if (content.slice(i, i + 3).toLowerCase() === 'url') {
-    let j = i + 3;
-    while (ws(content[j])) j++;
-    if (content[j] === '=') {
-      j++;
-      while (ws(content[j])) j++;
-      urlStart = j;
-    }
-  }
-  let urlEnd = content.length;
-  const q = content[urlStart];
-  if (q === '"' || q === "'") {
-    urlStart++;
-    const close = content.indexOf(q, urlStart);
-    if (close !== -1) urlEnd = close;
-  }
-  return {
-    before: content.slice(0, urlStart),
-    url: content.slice(urlStart, urlEnd),
-    after: content.slice(urlEnd),
-  };
-}
-
-/** Whether `[start, end)` of `source` is only ASCII whitespace. */
-function isBlank(source: string, start: number, end: number): boolean {
-  for (let k = start; k < end; k++) {
-    const c = source.charCodeAt(k);
-    if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0c && c !== 0x0d) return false;
-  }
-  return true;
-}
-
-/** An open element while the walk is inside foreign content (the namespaces need a stack). */
-interface Open {
-  name: string;
-  ns: Ns;
-  /** An HTML integration point: its content is HTML again (`<foreignObject>`, `<mtext>`…). */
-  htmlInside: boolean;
-}
-
-function integrationPoint(name: string, ns: Ns, attrs: ScannedAttr[]): boolean {
-  if (ns === Ns.Svg) return name === 'foreignobject' || name === 'desc' || name === 'title';
-  if (ns !== Ns.MathMl) return false;
-  if (name === 'annotation-xml') {
-    const encoding = attrs.find((a) => a.name === 'encoding')?.value.toLowerCase();
-    return encoding === 'text/html' || encoding === 'application/xhtml+xml';
-  }
-  return name === 'mi' || name === 'mo' || name === 'mn' || name === 'ms' || name === 'mtext';
-}
-
-class HtmlWalker {
+class HtmlWalker implements AttrScope {
   readonly edits: Edit[] = [];
   base: string;
   hasBase = false;
@@ -411,6 +89,14 @@ class HtmlWalker {
     readonly options: ProcessHtmlOptions,
   ) {
     this.base = documentUrl;
+  }
+
+  get forceUtf8(): boolean {
+    return this.options.forceUtf8 === true;
+  }
+
+  nested(html: string, sink: RefSink): string {
+    return runHtml(html, this.base, sink, {}).html;
   }
 
   /** The document base URL: the first `<base href>` (outside templates), which applies to every reference. */
@@ -660,11 +346,11 @@ class HtmlWalker {
     const written = this.source.slice(attr.start, attr.end);
     const m = /^[^\t\n\f\r />][^\t\n\f\r />=]*(?:[\t\n\f\r ]*=[\t\n\f\r ]*)?/.exec(written);
     if (!m || !m[0].includes('=')) {
-      this.splice(attr.start, attr.end, `${m ? m[0] : attr.name}="${escapeAttr(value, '"')}"`);
+      this.splice(attr.start, attr.end, `${m ? m[0] : attr.name}="${escapeUTF8(value)}"`);
       return;
     }
     const q = written[m[0].length] === "'" ? "'" : '"';
-    this.splice(attr.start, attr.end, `${m[0]}${q}${escapeAttr(value, q)}${q}`);
+    this.splice(attr.start, attr.end, `${m[0]}${q}${escapeUTF8(value)}${q}`);
   }
 
   private attrRemove(attr: ScannedAttr): void {
@@ -682,7 +368,7 @@ class HtmlWalker {
         integrity = attr;
         continue;
       }
-      const next = this.attribute(tag, attr);
+      const next = attributeValue(this, tag, attr);
       if (next !== undefined && next !== attr.value) this.attrEdit(attr, next);
     }
     if (integrity && this.sink.replaced > before) this.attrRemove(integrity);
@@ -703,204 +389,6 @@ class HtmlWalker {
     if (httpEquiv === 'content-security-policy') {
       this.csp.push({ start: tag.start, end: tag.end, text: '' });
     }
-  }
-
-  private one(value: string, kind: RefKind, context: string): string | undefined {
-    return this.sink.visit(value, this.base, kind, context);
-  }
-
-  private css(value: string, context: string): string | undefined {
-    const out = rewriteCss(value, this.base, this.sink.scoped(context), 'declarations');
-    return out === value ? undefined : out;
-  }
-
-  /** The rewritten value of one attribute, or undefined to keep it. */
-  private attribute(tag: Tag, attr: ScannedAttr): string | undefined {
-    const el = tag;
-    const name = tag.name;
-    const key = attr.name;
-    if (key === 'style') return this.css(attr.value, '[style]');
-
-    if (tag.ns === Ns.Svg) {
-      if (key === 'href' || key === 'xlink:href') {
-        const ctx = `${name === 'feimage' ? 'feImage' : name}[${key}]`;
-        const kind: RefKind =
-          name === 'image' || name === 'feimage'
-            ? 'image'
-            : name === 'a'
-              ? 'page'
-              : name === 'script'
-                ? 'script'
-                : 'asset';
-        return this.one(attr.value, kind, ctx);
-      }
-      return /url\(/i.test(attr.value) ? this.css(attr.value, `${name}[${key}]`) : undefined;
-    }
-    if (tag.ns !== Ns.Html) return undefined;
-    if (!URL_ATTRIBUTES.has(key) && !key.startsWith('data-')) return undefined;
-    const ctx = `${name}[${key}]`;
-
-    switch (key) {
-      case 'src':
-        switch (name) {
-          case 'img':
-            return this.one(attr.value, 'image', ctx);
-          case 'script':
-            return this.one(
-              attr.value,
-              lower(getAttr(el, 'type')) === 'module' ? 'module' : 'script',
-              ctx,
-            );
-          case 'iframe':
-          case 'frame':
-            return this.one(attr.value, 'frame', ctx);
-          case 'embed':
-            return this.one(attr.value, 'asset', ctx);
-          case 'source':
-            return this.one(attr.value, tag.inMedia ? 'media' : 'image', ctx);
-          case 'track':
-          case 'audio':
-          case 'video':
-            return this.one(attr.value, 'media', ctx);
-          case 'input':
-            return lower(getAttr(el, 'type')) === 'image'
-              ? this.one(attr.value, 'image', ctx)
-              : undefined;
-        }
-        return undefined;
-      case 'srcset':
-        return name === 'img' || name === 'source'
-          ? rewriteSrcset(attr.value, this.base, this.sink, 'image', ctx)
-          : undefined;
-      case 'imagesrcset':
-        return name === 'link'
-          ? rewriteSrcset(attr.value, this.base, this.sink, 'image', ctx)
-          : undefined;
-      case 'srcdoc': {
-        if (name !== 'iframe') return undefined;
-        const nested = runHtml(attr.value, this.base, this.sink.scoped('iframe[srcdoc]'), {});
-        return nested.html === attr.value ? undefined : nested.html;
-      }
-      case 'poster':
-        return name === 'video' ? this.one(attr.value, 'image', ctx) : undefined;
-      case 'data':
-        if (name !== 'object') return undefined;
-        return this.one(
-          attr.value,
-          /html/.test(lower(getAttr(el, 'type'))) ? 'frame' : 'asset',
-          ctx,
-        );
-      case 'href':
-        switch (name) {
-          case 'a':
-          case 'area':
-            return this.one(attr.value, 'page', ctx);
-          case 'base':
-            return this.sink.visit(attr.value, this.documentUrl, 'page', 'base');
-          case 'link': {
-            const kind = linkKind(el);
-            if (kind === null) return undefined;
-            const rel = lower(getAttr(el, 'rel')).replace(/[\t\n\f\r ]+/g, ' ');
-            return this.one(attr.value, kind, `link[rel=${rel}]`);
-          }
-        }
-        return undefined;
-      case 'action':
-        return name === 'form' ? this.one(attr.value, 'page', ctx) : undefined;
-      case 'formaction':
-        return name === 'button' || name === 'input'
-          ? this.one(attr.value, 'page', ctx)
-          : undefined;
-      case 'background':
-        return /^(?:body|table|thead|tbody|tfoot|tr|td|th)$/.test(name)
-          ? this.one(attr.value, 'image', ctx)
-          : undefined;
-      case 'content':
-        return name === 'meta' ? this.metaContent(el, attr.value) : undefined;
-      case 'charset':
-        return name === 'meta' && this.options.forceUtf8 && encodingForLabel(attr.value) !== 'utf-8'
-          ? 'utf-8'
-          : undefined;
-    }
-    if (!key.startsWith('data-')) return undefined;
-    if (LAZY_SINGLE.has(key)) return this.one(attr.value, this.lazyKind(tag, key), ctx);
-    if (LAZY_SRCSET.has(key)) return rewriteSrcset(attr.value, this.base, this.sink, 'image', ctx);
-    if (LAZY_BACKGROUND.has(key)) {
-      return /url\(/i.test(attr.value)
-        ? this.css(attr.value, ctx)
-        : this.one(attr.value, 'image', ctx);
-    }
-    if (key === 'data-bgset') {
-      // lazysizes: srcset candidates sets separated by `|`
-      let changed = false;
-      const parts = attr.value.split('|').map((part) => {
-        const next = rewriteSrcset(part, this.base, this.sink, 'image', ctx);
-        if (next === undefined) return part;
-        changed = true;
-        return next;
-      });
-      return changed ? parts.join(' | ') : undefined;
-    }
-    const trimmed = trimAscii(attr.value);
-    if (DATA_URL_VALUE.test(trimmed)) {
-      return this.one(attr.value, MEDIA_EXT.test(trimmed) ? 'media' : 'image', ctx);
-    }
-    return undefined;
-  }
-
-  private lazyKind(tag: Tag, key: string): RefKind {
-    if (key === 'data-poster') return 'image';
-    switch (tag.name) {
-      case 'iframe':
-        return 'frame';
-      case 'video':
-      case 'audio':
-        return 'media';
-      case 'source':
-        return tag.inMedia ? 'media' : 'image';
-      case 'script':
-        return 'script';
-      default:
-        return 'image';
-    }
-  }
-
-  private metaContent(el: Tag, value: string): string | undefined {
-    const httpEquiv = lower(getAttr(el, 'http-equiv'));
-    if (httpEquiv === 'refresh') {
-      const parts = splitRefresh(value);
-      if (!parts) return undefined;
-      const next = this.one(parts.url, 'page', 'meta[http-equiv=refresh]');
-      return next === undefined ? undefined : `${parts.before}${next}${parts.after}`;
-    }
-    if (httpEquiv === 'content-type') {
-      if (!this.options.forceUtf8) return undefined;
-      const declared = charsetFromMetaContent(value);
-      if (declared === undefined || encodingForLabel(declared) === 'utf-8') return undefined;
-      return value.replace(
-        /(charset[\t\n\f\r ]*=[\t\n\f\r ]*)(["']?)[^\t\n\f\r ;"']*\2/i,
-        '$1$2utf-8$2',
-      );
-    }
-    const property = getAttr(el, 'property');
-    const name = getAttr(el, 'name');
-    const itemprop = getAttr(el, 'itemprop');
-    for (const [attr, raw] of [
-      ['property', property],
-      ['name', name],
-    ] as const) {
-      const key = lower(raw);
-      if (key === '') continue;
-      if (OG_IMAGE.has(key) || (key.startsWith('msapplication-') && key.endsWith('logo'))) {
-        return this.one(value, 'image', `meta[${attr}=${key}]`);
-      }
-      if (OG_MEDIA.has(key)) return this.one(value, 'media', `meta[${attr}=${key}]`);
-      if (key === 'msapplication-config') return this.one(value, 'asset', `meta[${attr}=${key}]`);
-    }
-    if (itemprop !== undefined && ITEMPROP_IMAGE.has(lower(itemprop))) {
-      return this.one(value, 'image', `meta[itemprop=${lower(itemprop)}]`);
-    }
-    return undefined;
   }
 
   private styleText([start, end]: [number, number]): void {
@@ -926,7 +414,7 @@ class HtmlWalker {
         if (out !== written) this.splice(start, end, out);
       } else {
         const out = rewriteCss(value, this.base, sink, 'stylesheet');
-        if (out !== value) this.splice(start, end, escapeText(out));
+        if (out !== value) this.splice(start, end, escapeUTF8(out));
       }
     }
   }
@@ -960,7 +448,7 @@ class HtmlWalker {
       if (!isRecord(table)) return;
       for (const [specifier, target] of Object.entries(table)) {
         if (typeof target !== 'string') continue;
-        const next = this.one(target, 'module', 'script[type=importmap]');
+        const next = this.sink.visit(target, this.base, 'module', 'script[type=importmap]');
         if (next !== undefined && next !== target) {
           table[specifier] = next;
           changed = true;

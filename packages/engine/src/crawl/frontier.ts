@@ -1,0 +1,207 @@
+import type { FailureReason } from '../types.js';
+import { withoutHash } from './body-type.js';
+import { backoffMs } from './fetch-policy.js';
+import { Lanes, type Lane } from './lanes.js';
+import { createShapeBudget, trapReason } from './traps.js';
+
+export type TaskKind = 'page' | 'asset';
+
+export interface Task {
+  url: URL;
+  depth: number;
+  kind: TaskKind;
+  /** A frame from another site: captured with its assets, its links not followed. */
+  leaf: boolean;
+  attempt: number;
+}
+
+export interface FrontierLimits {
+  maxPages: number;
+  maxFiles: number;
+  maxBytes: number;
+  pageConcurrency: number;
+  assetConcurrency: number;
+}
+
+/** Reports a URL the frontier will not fetch (a trap, a limit). */
+export type Refuse = (url: string, reason: FailureReason, detail: string) => void;
+
+/**
+ * The queue: every URL once (dedup without fragments), refused early when it is a trap or past a
+ * limit, waiting in per-host lanes (`Lanes`) until a slot is free. Also knows which URLs are
+ * settled (have an entry or a failure) and wakes whoever waits for one.
+ */
+export class Frontier {
+  readonly lanes = new Lanes<Task>();
+  /** Tasks ever queued, by kind (a retry is the same task): the "found" of the progress counts. */
+  readonly found = { page: 0, asset: 0 };
+  private readonly seen = new Set<string>();
+  /** URLs that have an entry or a failure (what `whenSettled` waits for). */
+  private readonly settled = new Set<string>();
+  /** Tasks waiting for a URL to be fetched or to fail (sampling reads a page's scripts). */
+  private readonly settledWaiters = new Map<string, (() => void)[]>();
+  private releasesWaitersOnAbort = false;
+  private readonly shapes = createShapeBudget();
+  private pagesStarted = 0;
+  private filesStarted = 0;
+  private wakeDrain: (() => void) | null = null;
+
+  constructor(
+    private readonly limits: FrontierLimits,
+    private readonly signal: AbortSignal,
+    private readonly refuse: Refuse,
+  ) {}
+
+  has(url: string): boolean {
+    return this.seen.has(url);
+  }
+
+  isSettled(url: string): boolean {
+    return this.settled.has(url);
+  }
+
+  enqueue(url: URL, depth: number, kind: TaskKind, leaf: boolean): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    const key = withoutHash(url);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const clean = new URL(key);
+    const trap = trapReason(clean);
+    if (trap) return this.refuse(key, 'trap', trap);
+    if (kind === 'page' && !this.shapes.take(clean))
+      return this.refuse(key, 'trap', 'too many URLs of the same pattern');
+    // Past a limit nothing more can start: counting the URL now keeps the queue from growing.
+    if (kind === 'page' && this.pagesStarted >= this.limits.maxPages)
+      return this.refuse(key, 'limit', `page limit of ${this.limits.maxPages} reached`);
+    if (this.filesStarted >= this.limits.maxFiles)
+      return this.refuse(key, 'limit', `file limit of ${this.limits.maxFiles} reached`);
+    const lane = this.lanes.lane(
+      `${clean.host}|${kind}`,
+      kind === 'page' ? this.limits.pageConcurrency : this.limits.assetConcurrency,
+    );
+    lane.queue.push({ url: clean, depth, kind, leaf, attempt: 0 });
+    this.found[kind]++;
+    this.wake();
+  }
+
+  /** A file that joins the copy without being queued (a render's response): never queued now. */
+  claim(url: string): void {
+    this.seen.add(url);
+  }
+
+  /** Queues the task again, after `waitMs` or a backoff; its lane waits that long. */
+  retry(task: Task, lane: Lane<Task>, waitMs: number): void {
+    lane.notBefore = Math.max(lane.notBefore, Date.now() + backoffMs(task.attempt, waitMs));
+    lane.queue.unshift({ ...task, attempt: task.attempt + 1 });
+  }
+
+  /** Wakes `drain` to look at the lanes again. */
+  wake(): void {
+    this.wakeDrain?.();
+  }
+
+  /**
+   * Runs queued tasks as lanes allow until nothing runs, waits or may still be found (`busy`: work
+   * outside the queue that may queue more, such as sitemaps being read).
+   */
+  async drain(
+    run: (task: Task, lane: Lane<Task>) => Promise<void>,
+    bytes: { bytes: number },
+    busy: () => boolean,
+  ): Promise<void> {
+    const running = new Set<Promise<void>>();
+    for (;;) {
+      if (this.signal.aborted) break;
+      const now = Date.now();
+      let nextWake = Infinity;
+      for (const lane of this.lanes.all()) {
+        while (lane.queue.length > 0 && lane.active < lane.limit) {
+          if (lane.notBefore > now) {
+            nextWake = Math.min(nextWake, lane.notBefore);
+            break;
+          }
+          const task = lane.queue.shift()!;
+          if (!this.admit(task, bytes.bytes)) continue;
+          lane.active++;
+          if (lane.spacingMs > 0) lane.notBefore = now + lane.spacingMs;
+          const job = run(task, lane).finally(() => {
+            lane.active--;
+            running.delete(job);
+            this.wake();
+          });
+          running.add(job);
+        }
+      }
+      if (running.size === 0 && nextWake === Infinity && !busy()) break;
+      await new Promise<void>((resolve) => {
+        this.wakeDrain = resolve;
+        if (nextWake !== Infinity) setTimeout(resolve, Math.max(1, nextWake - Date.now()));
+      });
+      this.wakeDrain = null;
+    }
+    await Promise.allSettled(running);
+  }
+
+  /** Limits checked when a task is about to start. */
+  private admit(task: Task, bytes: number): boolean {
+    if (bytes >= this.limits.maxBytes) {
+      this.refuse(task.url.href, 'limit', `byte limit of ${this.limits.maxBytes} reached`);
+      return false;
+    }
+    if (task.attempt > 0) return true;
+    if (task.kind === 'page') {
+      if (this.pagesStarted >= this.limits.maxPages) {
+        this.refuse(task.url.href, 'limit', `page limit of ${this.limits.maxPages} reached`);
+        return false;
+      }
+      this.pagesStarted++;
+    }
+    if (this.filesStarted >= this.limits.maxFiles) {
+      this.refuse(task.url.href, 'limit', `file limit of ${this.limits.maxFiles} reached`);
+      return false;
+    }
+    this.filesStarted++;
+    return true;
+  }
+
+  /** Reports every task still queued (the run stopped before them). */
+  refuseQueued(): void {
+    for (const lane of this.lanes.all()) {
+      for (const task of lane.queue.clear())
+        this.refuse(task.url.href, 'limit', 'time limit reached');
+    }
+  }
+
+  /** `url` has an entry or a failure: whoever waits for it goes on. */
+  settle(url: string): void {
+    this.settled.add(url);
+    const waiters = this.settledWaiters.get(url);
+    if (!waiters) return;
+    this.settledWaiters.delete(url);
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves once `url` has an entry or a failure; at once when it was never queued. */
+  whenSettled(url: string): Promise<void> {
+    if (this.signal.aborted || this.settled.has(url) || !this.seen.has(url))
+      return Promise.resolve();
+    if (!this.releasesWaitersOnAbort) {
+      // A cancelled run fetches nothing more: whoever waits for a file goes on without it.
+      this.releasesWaitersOnAbort = true;
+      this.signal.addEventListener('abort', () => this.settleAll(), { once: true });
+    }
+    return new Promise((resolve) => {
+      const waiters = this.settledWaiters.get(url) ?? [];
+      waiters.push(resolve);
+      this.settledWaiters.set(url, waiters);
+    });
+  }
+
+  private settleAll(): void {
+    for (const url of [...this.settledWaiters.keys()]) {
+      const waiters = this.settledWaiters.get(url)!;
+      this.settledWaiters.delete(url);
+      for (const wake of waiters) wake();
+    }
+  }
+}

@@ -1,0 +1,186 @@
+import { forEachLimit } from '../for-each-limit.js';
+import {
+  decodeBody,
+  processCss,
+  processHtml,
+  processJs,
+  processWebManifest,
+  resolvesAgainstDocument,
+  type ImportMap,
+  type RefVisitor,
+} from '../references/index.js';
+import { runtimeShim } from '../render/index.js';
+import { bytesOf, readBlob } from '../storage/blob-utils.js';
+import type { BlobStore, ManifestEntry } from '../types.js';
+import type { UrlMapper } from '../url-map.js';
+import { bodyTypeOf, fragmentOf, withoutHash } from './body-type.js';
+import { DEFAULTS } from './defaults.js';
+
+/** Where copy paths are resolved to compare them; never fetched. */
+const COPY_ORIGIN = 'http://copy.invalid';
+
+export interface RewriteInput {
+  /** Every captured file by URL; rewritten in place (hash, size, content type, Location). */
+  entries: Map<string, ManifestEntry>;
+  store: BlobStore;
+  mapper: UrlMapper;
+  /** The import maps the crawl saw, and the page that loads each script (see `Discovery`). */
+  importMaps: ImportMap[];
+  pageOf(scriptUrl: string): string | undefined;
+  /** Told every 20 entries how many are done. */
+  onProgress(done: number, total: number): void;
+}
+
+/**
+ * Rendered pages keep their scripts; the shim, first in <head>, sends the URLs those scripts build
+ * at run time (API calls to the original site or other hosts) to the copy's recorded responses.
+ */
+export function withRuntimeShim(html: string, siteOrigin: string): string {
+  const tag = `<script>${runtimeShim(siteOrigin)}</script>`;
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (head)
+    return (
+      html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length)
+    );
+  const htmlTag = /<html(\s[^>]*)?>/i.exec(html);
+  if (htmlTag)
+    return (
+      html.slice(0, htmlTag.index + htmlTag[0].length) +
+      tag +
+      html.slice(htmlTag.index + htmlTag[0].length)
+    );
+  return tag + html;
+}
+
+/**
+ * Turns the fetched bodies into the copy's files: pages, style sheets, scripts and web manifests
+ * reference only the copy, redirects point into it, and bodies not in UTF-8 are transcoded.
+ */
+export async function rewriteCopy(input: RewriteInput): Promise<void> {
+  const rewriter = new Rewriter(input);
+  const entries = [...input.entries.values()];
+  let finished = 0;
+  // Reading and storing overlap with parsing when a few entries are in flight.
+  await forEachLimit(entries, DEFAULTS.rewriters, async (entry) => {
+    await rewriter.rewrite(entry);
+    if (++finished % 20 === 0) input.onProgress(finished, entries.length);
+  });
+}
+
+class Rewriter {
+  private readonly visit: RefVisitor;
+
+  constructor(private readonly input: RewriteInput) {
+    this.visit = this.rewriteVisitor();
+  }
+
+  async rewrite(entry: ManifestEntry): Promise<void> {
+    const { store, importMaps } = this.input;
+    if (entry.status >= 300 && entry.status < 400) {
+      entry.headers = {
+        ...entry.headers,
+        location: this.locationInCopy(entry.headers['location']!),
+      };
+      return;
+    }
+    const type = bodyTypeOf(entry.contentType, new URL(entry.url), undefined);
+    if (type === 'other' || !entry.sourceHash) return;
+    const raw = await readBlob(store, entry.sourceHash);
+    if (raw.length > DEFAULTS.maxParsedBytes) return;
+    const visit = this.visit;
+    let output: string;
+    if (type === 'html') {
+      const { text, charset } = decodeBody(raw, entry.contentType, 'html');
+      const utf8 = charset.toLowerCase() === 'utf-8';
+      output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
+      if (entry.rendered) output = withRuntimeShim(output, this.siteOrigin());
+      if (!utf8) transcoded(entry, 'text/html; charset=utf-8');
+    } else if (type === 'css') {
+      const { text, charset } = decodeBody(raw, entry.contentType, 'css');
+      output = processCss(text, entry.url, visit).css;
+      if (charset.toLowerCase() !== 'utf-8') transcoded(entry, 'text/css; charset=utf-8');
+    } else if (type === 'js') {
+      const { text, charset } = decodeBody(raw, entry.contentType, 'js');
+      const page = this.input.pageOf(entry.url) ?? entry.url;
+      output = processJs(text, entry.url, this.jsVisitor(entry.url, page), {
+        documentUrl: page,
+        importMaps,
+      }).code;
+      // Most modules need no change (the copy keeps their paths): they stay byte for byte.
+      if (output === text) return;
+      if (charset.toLowerCase() !== 'utf-8') transcoded(entry, 'text/javascript; charset=utf-8');
+    } else {
+      output = processWebManifest(raw.toString('utf8'), entry.url, visit).json;
+    }
+    const stored = await store.put(bytesOf(output));
+    entry.hash = stored.hash;
+    entry.size = stored.size;
+  }
+
+  /**
+   * The copy keeps the original paths, so a specifier that already lands on the right file there
+   * (relative, or root-relative on the site) stays as written; the rest take the copy path.
+   */
+  private jsVisitor(scriptUrl: string, pageUrl: string): RefVisitor {
+    const visit = this.visit;
+    const { mapper } = this.input;
+    const inCopy = (url: string) => new URL(mapper.toCopyPath(new URL(url)), COPY_ORIGIN);
+    const script = inCopy(scriptUrl);
+    const page = inCopy(pageUrl);
+    return (ref) => {
+      const next = visit(ref);
+      if (next === undefined) return undefined;
+      const base = resolvesAgainstDocument(ref) ? page : script;
+      try {
+        const lands = new URL(ref.raw, base);
+        const wanted = new URL(next, base);
+        lands.hash = '';
+        wanted.hash = '';
+        return lands.href === wanted.href ? undefined : next;
+      } catch {
+        return next;
+      }
+    };
+  }
+
+  private siteOrigin(): string {
+    return new URL(this.input.mapper.toOriginalUrl('/')).origin;
+  }
+
+  /**
+   * The site's own URLs and every captured file → their path in the copy (a page of the site the
+   * crawl skipped is a dead link in the copy, never a way back to the original). What the copy
+   * does not hold from another host (a CDN down for a moment, a file over a limit) keeps its
+   * original address and is listed in the failures: the copy degrades no worse than the original
+   * page, instead of pointing at a copy path that answers 404 forever. Links to other sites stay.
+   */
+  private rewriteVisitor(): RefVisitor {
+    const { entries, mapper } = this.input;
+    return (ref) => {
+      let url: URL;
+      try {
+        url = new URL(ref.url);
+      } catch {
+        return undefined;
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+      const captured = entries.has(withoutHash(url));
+      const fragment = fragmentOf(ref.raw);
+      if (!captured && !mapper.isOwn(url)) return ref.kind === 'page' ? undefined : url.href;
+      return mapper.toCopyPath(url) + fragment;
+    };
+  }
+
+  private locationInCopy(location: string): string {
+    const { entries, mapper } = this.input;
+    const url = new URL(location);
+    return entries.has(withoutHash(url)) || mapper.isOwn(url)
+      ? mapper.toCopyPath(url) + url.hash
+      : url.href;
+  }
+}
+
+function transcoded(entry: ManifestEntry, contentType: string): void {
+  entry.sourceContentType = entry.contentType;
+  entry.contentType = contentType;
+}

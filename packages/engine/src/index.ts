@@ -15,5 +15,4 @@ export { readBlob, BLOB_PRESENCE_TTL_MS, createPresenceCache } from './storage/b
 export * from './net/index.js';
 export * from './references/index.js';
 export * from './render/index.js';
-export * from './customize/index.js';
 export * from './fidelity/index.js';

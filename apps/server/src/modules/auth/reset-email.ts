@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, type LocaleCode } from '@mirror/contract';
 import type { MailMessage } from '../../platform/mail/mailer.js';
-import { escapeHtml } from '../../lib/escape-html.js';
+import { escapeUTF8 } from 'entities';
 
 interface ResetEmailText {
   subject: string;
@@ -100,8 +100,8 @@ export function buildResetEmail(input: {
     t.ignore,
   ].join('\n');
   const html = `<!doctype html><html lang="${input.locale ?? DEFAULT_LOCALE}" dir="${dir}"><body style="font-family:system-ui,sans-serif;line-height:1.6;color:#1d2233">
-<p>${escapeHtml(t.greeting(input.name))}</p><p>${escapeHtml(t.body)}</p>
-<p><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:10px 18px;background:#3b4fd8;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(t.action)}</a></p>
-<p style="font-size:14px;color:#555">${escapeHtml(t.expiry(input.ttlMinutes))}<br>${escapeHtml(t.ignore)}</p></body></html>`;
+<p>${escapeUTF8(t.greeting(input.name))}</p><p>${escapeUTF8(t.body)}</p>
+<p><a href="${escapeUTF8(input.link)}" style="display:inline-block;padding:10px 18px;background:#3b4fd8;color:#fff;border-radius:6px;text-decoration:none">${escapeUTF8(t.action)}</a></p>
+<p style="font-size:14px;color:#555">${escapeUTF8(t.expiry(input.ttlMinutes))}<br>${escapeUTF8(t.ignore)}</p></body></html>`;
   return { to: input.to, subject: t.subject, text, html };
 }

@@ -1,5 +1,5 @@
 import { DOMAIN_CLAIM_EXPIRY_DAYS, type DomainKind } from '@mirror/contract';
-import { escapeHtml } from '../../lib/escape-html.js';
+import { escapeUTF8 } from 'entities';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 
 /**
@@ -20,7 +20,7 @@ function message(
 ): MailMessage {
   const all = [`Hi ${recipient.name},`, ...paragraphs, `Your domains: ${appUrl}/dashboard`];
   const html = `<!doctype html><html lang="en" dir="ltr"><body style="font-family:system-ui,sans-serif;line-height:1.6;color:#1d2233">
-${all.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}</body></html>`;
+${all.map((p) => `<p>${escapeUTF8(p)}</p>`).join('\n')}</body></html>`;
   return { to: recipient.to, subject, text: all.join('\n\n'), html };
 }
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { SiteLogger } from '../../hosting/site-server.js';
 import { clientAddressOf } from '../../lib/client-address.js';
-import { escapeHtml } from '../../lib/escape-html.js';
+import { escapeUTF8 } from 'entities';
 import type { Db } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -267,11 +267,11 @@ export function createParkingPages(deps: ParkingPagesDeps) {
     ];
     const dir = page.ownerLocale === 'ar' ? 'rtl' : 'ltr';
     const html = `<!doctype html><html lang="${page.ownerLocale}" dir="${dir}"><body style="font-family:system-ui,sans-serif;line-height:1.6;color:#1d2233">
-<p><strong>${escapeHtml(t.mailFrom)}:</strong> ${escapeHtml(String(data.name))} &lt;${escapeHtml(String(data.email))}&gt;${
-      amount ? `<br><strong>${escapeHtml(t.mailOffer)}:</strong> ${escapeHtml(amount)}` : ''
+<p><strong>${escapeUTF8(t.mailFrom)}:</strong> ${escapeUTF8(String(data.name))} &lt;${escapeUTF8(String(data.email))}&gt;${
+      amount ? `<br><strong>${escapeUTF8(t.mailOffer)}:</strong> ${escapeUTF8(amount)}` : ''
     }</p>
-<p style="white-space:pre-wrap">${escapeHtml(String(data.message ?? ''))}</p>
-<p style="font-size:14px;color:#555">${escapeHtml(t.mailFooter)}</p></body></html>`;
+<p style="white-space:pre-wrap">${escapeUTF8(String(data.message ?? ''))}</p>
+<p style="font-size:14px;color:#555">${escapeUTF8(t.mailFooter)}</p></body></html>`;
     return deps.mailer.send({ to: page.ownerEmail, subject, text: lines.join('\n'), html });
   }
 

@@ -1,5 +1,5 @@
 import { LOCALES, type LocaleCode, type ParkingTemplate } from '@mirror/contract';
-import { escapeHtml } from '../../lib/escape-html.js';
+import { escapeUTF8 } from 'entities';
 import { PARKING_TEXTS, type ParkingTexts } from './parking-texts.js';
 
 /**
@@ -96,13 +96,13 @@ function field(
   const error = mine?.errors[name];
   const id = `${kind}-${name}`;
   const attrs = `id="${id}" name="${name}"${error ? ` aria-invalid="true" aria-describedby="${id}-err"` : ''}`;
-  return `<label for="${id}">${escapeHtml(label)}${input(attrs)}${
-    error ? `<span class="err" id="${id}-err">${escapeHtml(error)}</span>` : ''
+  return `<label for="${id}">${escapeUTF8(label)}${input(attrs)}${
+    error ? `<span class="err" id="${id}-err">${escapeUTF8(error)}</span>` : ''
   }</label>`;
 }
 
 function valueOf(form: FormState | undefined, kind: ParkingForm, name: string): string {
-  return form?.kind === kind ? escapeHtml(form.values[name] ?? '') : '';
+  return form?.kind === kind ? escapeUTF8(form.values[name] ?? '') : '';
 }
 
 function honeypot(kind: ParkingForm): string {
@@ -111,10 +111,10 @@ function honeypot(kind: ParkingForm): string {
 
 function notices(t: ParkingTexts, input: ParkingPageInput, kind: ParkingForm): string {
   if (input.sent === kind) {
-    return `<p class="notice" role="status">${escapeHtml(kind === 'contact' ? t.sentContact : t.sentOffer)}</p>`;
+    return `<p class="notice" role="status">${escapeUTF8(kind === 'contact' ? t.sentContact : t.sentOffer)}</p>`;
   }
   if (input.form?.kind === kind && input.form.error) {
-    return `<p class="notice bad" role="alert">${escapeHtml(input.form.error)}</p>`;
+    return `<p class="notice bad" role="alert">${escapeUTF8(input.form.error)}</p>`;
   }
   return '';
 }
@@ -122,14 +122,14 @@ function notices(t: ParkingTexts, input: ParkingPageInput, kind: ParkingForm): s
 function contactForm(t: ParkingTexts, input: ParkingPageInput): string {
   const form = input.form;
   return `<section class="panel" id="contact" aria-labelledby="contact-title">
-<h2 id="contact-title">${escapeHtml(t.contactTitle)}</h2><p>${escapeHtml(t.contactLead)}</p>
+<h2 id="contact-title">${escapeUTF8(t.contactTitle)}</h2><p>${escapeUTF8(t.contactLead)}</p>
 ${notices(t, input, 'contact')}
 <form method="post" action="/contact#contact">
 ${field(form, 'contact', 'name', t.name, (a) => `<input ${a} required maxlength="100" autocomplete="name" value="${valueOf(form, 'contact', 'name')}">`)}
 ${field(form, 'contact', 'email', t.email, (a) => `<input ${a} type="email" required maxlength="254" autocomplete="email" value="${valueOf(form, 'contact', 'email')}">`)}
 ${field(form, 'contact', 'message', t.message, (a) => `<textarea ${a} required maxlength="5000">${valueOf(form, 'contact', 'message')}</textarea>`)}
 ${honeypot('contact')}
-<button type="submit">${escapeHtml(t.send)}</button>
+<button type="submit">${escapeUTF8(t.send)}</button>
 </form></section>`;
 }
 
@@ -145,9 +145,9 @@ function offerForm(t: ParkingTexts, input: ParkingPageInput): string {
         }).format(input.askingPrice)
       : null;
   return `<section class="panel" id="offer" aria-labelledby="offer-title">
-<h2 id="offer-title">${escapeHtml(t.forSale)}</h2>
-${price ? `<p>${escapeHtml(t.askingPrice)}: <span class="price">${escapeHtml(price)}</span></p>` : ''}
-<p>${escapeHtml(t.offerLead)}</p>
+<h2 id="offer-title">${escapeUTF8(t.forSale)}</h2>
+${price ? `<p>${escapeUTF8(t.askingPrice)}: <span class="price">${escapeUTF8(price)}</span></p>` : ''}
+<p>${escapeUTF8(t.offerLead)}</p>
 ${notices(t, input, 'offer')}
 <form method="post" action="/offer#offer">
 ${field(form, 'offer', 'name', t.name, (a) => `<input ${a} required maxlength="100" autocomplete="name" value="${valueOf(form, 'offer', 'name')}">`)}
@@ -155,7 +155,7 @@ ${field(form, 'offer', 'email', t.email, (a) => `<input ${a} type="email" requir
 ${field(form, 'offer', 'amount', t.amount, (a) => `<input ${a} type="number" required min="1" step="1" inputmode="numeric" value="${valueOf(form, 'offer', 'amount')}">`)}
 ${field(form, 'offer', 'message', t.messageOptional, (a) => `<textarea ${a} maxlength="2000">${valueOf(form, 'offer', 'message')}</textarea>`)}
 ${honeypot('offer')}
-<button type="submit">${escapeHtml(t.sendOffer)}</button>
+<button type="submit">${escapeUTF8(t.sendOffer)}</button>
 </form></section>`;
 }
 
@@ -163,37 +163,37 @@ ${honeypot('offer')}
 export function renderParkingPage(input: ParkingPageInput): string {
   const t = PARKING_TEXTS[input.locale];
   const locale = LOCALES.find((l) => l.code === input.locale)!;
-  const domain = escapeHtml(input.domain);
-  const owner = input.message ? `<p class="owner">${escapeHtml(input.message)}</p>` : '';
+  const domain = escapeUTF8(input.domain);
+  const owner = input.message ? `<p class="owner">${escapeUTF8(input.message)}</p>` : '';
   const sale = input.forSale ? offerForm(t, input) : '';
   let body: string;
   switch (input.template) {
     case 'minimalist':
       body = `<main><div class="card">
-<h1 class="domain" dir="ltr">${domain}</h1><p class="lead">${escapeHtml(t.soon)}</p>${owner}
+<h1 class="domain" dir="ltr">${domain}</h1><p class="lead">${escapeUTF8(t.soon)}</p>${owner}
 ${sale ? `<hr>${sale}` : ''}
 </div></main>`;
       break;
     case 'contact-form':
       body = `<main><div class="intro">
-<span class="badge">${escapeHtml(input.forSale ? t.forSale : t.parked)}</span>
-<h1 class="domain" dir="ltr">${domain}</h1><p class="lead">${escapeHtml(t.parkedLead)}</p>${owner}
+<span class="badge">${escapeUTF8(input.forSale ? t.forSale : t.parked)}</span>
+<h1 class="domain" dir="ltr">${domain}</h1><p class="lead">${escapeUTF8(t.parkedLead)}</p>${owner}
 </div><div>${contactForm(t, input)}${sale}</div></main>`;
       break;
     default:
       body = `<main><div class="card">
-<span class="badge">${escapeHtml(input.forSale ? t.forSale : t.parked)}</span>
-<h1 class="domain" dir="ltr">${domain}</h1><p class="lead">${escapeHtml(t.parkedLead)}</p>${owner}
+<span class="badge">${escapeUTF8(input.forSale ? t.forSale : t.parked)}</span>
+<h1 class="domain" dir="ltr">${domain}</h1><p class="lead">${escapeUTF8(t.parkedLead)}</p>${owner}
 ${sale}
 </div></main>`;
   }
   return `<!doctype html>
 <html lang="${locale.code}" dir="${locale.dir}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${domain}${input.forSale ? ` · ${escapeHtml(t.forSale)}` : ''}</title>
-<meta name="description" content="${escapeHtml(`${input.domain}: ${input.forSale ? t.forSale : t.parked}`)}">
+<title>${domain}${input.forSale ? ` · ${escapeUTF8(t.forSale)}` : ''}</title>
+<meta name="description" content="${escapeUTF8(`${input.domain}: ${input.forSale ? t.forSale : t.parked}`)}">
 <style>${BASE_STYLE}
 ${TEMPLATE_STYLES[input.template]}</style></head>
 <body>${body}
-<footer class="foot">${escapeHtml(t.poweredBy)}</footer></body></html>`;
+<footer class="foot">${escapeUTF8(t.poweredBy)}</footer></body></html>`;
 }

@@ -1,3 +1,4 @@
+import { escapeUTF8 } from 'entities';
 import { parse, parseFragment } from 'parse5';
 import type { DefaultTreeAdapterTypes } from 'parse5';
 import type { Edit } from './splice.js';
@@ -116,15 +117,6 @@ export function textOf(el: Element): string {
       .map((t) => t.value)
       .join(''),
   );
-}
-
-export function escapeText(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function escapeAttr(value: string, quote: '"' | "'" = '"'): string {
-  const v = value.replace(/&/g, '&amp;');
-  return quote === '"' ? v.replace(/"/g, '&quot;') : v.replace(/'/g, '&#39;');
 }
 
 export interface Range {
@@ -299,17 +291,17 @@ export function setAttrEdit(html: string, el: Element, name: string, value: stri
   const span = attrSpan(html, el, name);
   if (span) {
     if (span.valueStart === span.valueEnd) {
-      return { start: span.end, end: span.end, text: `="${escapeAttr(value)}"` };
+      return { start: span.end, end: span.end, text: `="${escapeUTF8(value)}"` };
     }
     const quote = span.quote || '"';
     return {
       start: span.valueStart,
       end: span.valueEnd,
-      text: `${quote}${escapeAttr(value, quote)}${quote}`,
+      text: `${quote}${escapeUTF8(value)}${quote}`,
     };
   }
   const at = attrInsertPoint(html, el);
-  return at === undefined ? null : { start: at, end: at, text: ` ${name}="${escapeAttr(value)}"` };
+  return at === undefined ? null : { start: at, end: at, text: ` ${name}="${escapeUTF8(value)}"` };
 }
 
 /** Removes an attribute and the whitespace before it. */

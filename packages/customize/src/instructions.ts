@@ -10,7 +10,7 @@ import {
 import type { Chunk, Modifiers } from './instruction-text.js';
 import { pageSpelling } from './instruction-outline.js';
 import { REWRITES, RULES } from './instruction-rules.js';
-import type { Built, Context } from './instruction-rules.js';
+import type { Built, Context } from './instruction-builders.js';
 import { suggestFor } from './instruction-suggest.js';
 import type { PageOutline } from './outline.js';
 import type { EditOp, EditPlan } from './types.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from './apply-plan.js';
 import type { ApplyPlanResult, EditOp, SiteDocument } from './types.js';
 
-const FIXTURES = new URL('../../test/fixtures/customize/', import.meta.url);
+const FIXTURES = new URL('../test/fixtures/site/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, FIXTURES), 'utf8');
 
 const INDEX = read('index.html');
@@ -402,7 +402,7 @@ describe('changeFont', () => {
         ['<head>', `<head>${head}`],
         [
           `style="font-family: 'Open Sans', sans-serif"`,
-          `style="font-family: 'Inter', sans-serif"`,
+          `style="font-family: &apos;Inter&apos;, sans-serif"`,
         ],
       ),
     );
@@ -615,7 +615,7 @@ describe('title and description', () => {
           '<title>Acme &amp; Co. — Tools for builders</title>',
           '<title>Globex &lt;Tools&gt;</title>',
         ],
-        ['content="Acme &amp; Co."', 'content="Globex <Tools>"'],
+        ['content="Acme &amp; Co."', 'content="Globex &lt;Tools&gt;"'],
       ),
     );
     expect(doc(result, '/about/')).toBe(

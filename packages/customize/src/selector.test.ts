@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getAttr, isText, parseHtml } from './html.js';
 import type { Element } from './html.js';
-import { parseSelector, selectAll, SelectorError, selectorHints } from './selector.js';
+import { checkSelector, selectAll, SelectorError, selectorHints } from './selector.js';
 
 const page = parseHtml(`<!doctype html><html><body>
 <header id="top" class="site-header dark"><nav><a href="/" class="brand">Home</a><a href="/pricing" data-x="a b">Pricing</a></nav></header>
@@ -64,10 +64,22 @@ describe('selector subset', () => {
     expect(ids(':root')).toEqual(['html:']);
   });
 
+  it('matches the selectors real instructions use', () => {
+    expect(ids('section:not(#hero) li:not(:first-child)')).toEqual(['li:B', 'li:C']);
+    expect(ids('li:nth-child(2n+1)')).toEqual(['li:A', 'li:C']);
+    expect(ids('section > :nth-child(-n+2)')).toEqual(['h1:Hi', 'p.lead:One', 'h2:Why', 'ul:']);
+    expect(ids('a[href^="/p"]')).toEqual(['a:Pricing']);
+    expect(ids('img[src$=".png"]')).toEqual(['img:']);
+    expect(ids('[class*=ook]')).toEqual(['div.cookie-banner:']);
+    expect(ids('section:has(> h1)')).toEqual(['hero']);
+    expect(ids('section:has(li):not(:has(img))')).toEqual(['section.features:']);
+    expect(ids(':where(header, footer) a:last-child')).toEqual(['a:Pricing']);
+  });
+
   it('reads escapes and rejects what it does not support', () => {
-    expect(parseSelector('#a\\:b').length).toBe(1);
+    expect(() => checkSelector('#a\\:b')).not.toThrow();
     for (const bad of ['a:hover', 'p::before', 'a[href', 'div >', '', 'a,,b', ':nth-child(x)']) {
-      expect(() => parseSelector(bad), bad).toThrow(SelectorError);
+      expect(() => checkSelector(bad), bad).toThrow(SelectorError);
     }
   });
 

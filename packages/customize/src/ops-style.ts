@@ -1,3 +1,4 @@
+import { escapeUTF8 } from 'entities';
 import { isSafeUrl } from '@mirror/contract/url-safety';
 import { colorKey, formatReplacement, parseColor } from './colors.js';
 import type { Rgba } from './colors.js';
@@ -12,7 +13,6 @@ import {
 } from './css.js';
 import type { CssMode } from './css.js';
 import {
-  escapeAttr,
   getAttr,
   headInsertPoint,
   isText,
@@ -29,7 +29,7 @@ import {
   MONO_FONT,
   VARIABLE_ROLES,
 } from './palette.js';
-import { parseSelector } from './selector.js';
+import { checkSelector } from './selector.js';
 import { shiftEdits, spliceEdits } from './splice.js';
 import type { Edit } from './splice.js';
 import type { ChangeColorOp, ChangeFontOp, ColorRole } from './types.js';
@@ -119,7 +119,7 @@ function injectIntoPages(
 }
 
 function styleMarkup(key: string, css: string): string {
-  return `<style data-mirror-edit="${escapeAttr(key)}">${css}</style>`;
+  return `<style data-mirror-edit="${escapeUTF8(key)}">${css}</style>`;
 }
 
 /** Which properties a colour change touches: a role's own, or every one (`all`). */
@@ -333,11 +333,11 @@ export function applyChangeFont(op: ChangeFontOp, ctx: PlanContext, out: Outcome
   if (op.stylesheetUrl !== undefined) {
     items.push({
       key: 'font-stylesheet',
-      markup: `<link rel="stylesheet" href="${escapeAttr(op.stylesheetUrl)}" data-mirror-edit="font-stylesheet">`,
+      markup: `<link rel="stylesheet" href="${escapeUTF8(op.stylesheetUrl)}" data-mirror-edit="font-stylesheet">`,
     });
   }
   if (op.selector !== undefined) {
-    parseSelector(op.selector);
+    checkSelector(op.selector);
     if (/[{}<]/.test(op.selector)) throw new OpError(`'${op.selector}' cannot be used here.`);
     const key = `font ${op.selector}`;
     items.push({

@@ -7,7 +7,7 @@ import { INSTRUCTION_LIMITS, parseInstructions, splitInstructions } from './inst
 import { outlinePage } from './outline.js';
 import type { EditOp, EditPlan } from './types.js';
 
-const FIXTURES = new URL('../../test/fixtures/customize/', import.meta.url);
+const FIXTURES = new URL('../test/fixtures/site/', import.meta.url);
 const INDEX = readFileSync(new URL('index.html', FIXTURES), 'utf8');
 const CSS = readFileSync(new URL('css/site.css', FIXTURES), 'utf8');
 const OUTLINE = outlinePage(INDEX, { path: '/', stylesheets: [CSS] });

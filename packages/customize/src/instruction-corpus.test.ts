@@ -10,7 +10,7 @@ import { outlinePage } from './outline.js';
 import type { PageOutline } from './outline.js';
 import type { EditOp } from './types.js';
 
-const FIXTURES = new URL('../../test/fixtures/customize/', import.meta.url);
+const FIXTURES = new URL('../test/fixtures/site/', import.meta.url);
 const ACME = readFileSync(new URL('index.html', FIXTURES), 'utf8');
 const ACME_CSS = readFileSync(new URL('css/site.css', FIXTURES), 'utf8');
 
@@ -216,13 +216,13 @@ describe('plans of the corpus on the blog page', () => {
     ]);
     const page = result.changed.find((d) => d.path === '/')?.text ?? '';
     const css = result.changed.find((d) => d.path === '/css/styles.css')?.text ?? '';
-    expect(page).toContain("<h1>Dana's Journal</h1>");
-    expect(page).toContain("<title>Dana's Journal - Start Bootstrap Theme</title>");
+    expect(page).toContain('<h1>Dana&apos;s Journal</h1>');
+    expect(page).toContain('<title>Dana&apos;s Journal - Start Bootstrap Theme</title>');
     expect(page).toContain('<a href="tel:+15550100">+1 555 0100</a>');
     expect(page).toContain('class="btn btn-dark">Join</button>');
     expect(css).toContain('--bs-primary: #dc143c');
     expect(css).not.toContain('#0085a1');
-    expect(page.replace(/Dana's Journal|\+1 555 0100|tel:\+15550100|>Join</g, '')).toBe(
+    expect(page.replace(/Dana&apos;s Journal|\+1 555 0100|tel:\+15550100|>Join</g, '')).toBe(
       BLOG_HTML.replace(/Clean Blog|\+44 20 7946 0958|tel:\+442079460958|>Subscribe</g, ''),
     );
   });

@@ -5,7 +5,7 @@ import type { Element } from './html.js';
 import { outlinePage } from './outline.js';
 import { selectAll } from './selector.js';
 
-const FIXTURES = new URL('../../test/fixtures/customize/', import.meta.url);
+const FIXTURES = new URL('../test/fixtures/site/', import.meta.url);
 const INDEX = readFileSync(new URL('index.html', FIXTURES), 'utf8');
 const CSS = readFileSync(new URL('css/site.css', FIXTURES), 'utf8');
 

@@ -1,6 +1,6 @@
 import { logoTextOf, taglineOf, UTILITY_CLASS } from './instruction-outline.js';
 import { colorLabel } from './instruction-values.js';
-import { SIZE_MARKER } from './instruction-rules.js';
+import { SIZE_MARKER } from './instruction-builders.js';
 import type { PageOutline } from './outline.js';
 import type { ColorRole, EditOp, EditPlan } from './types.js';
 

@@ -1,10 +1,10 @@
+import { escapeUTF8 } from 'entities';
 import { outermost } from './context.js';
 import type { Outcome, PlanContext } from './context.js';
 import {
   childElements,
   collapseWhitespace,
   copyTextNodes,
-  escapeText,
   getAttr,
   headInsertPoint,
   htmlElements,
@@ -13,7 +13,6 @@ import {
   nodeRange,
   setAttrEdit,
   tagOf,
-  escapeAttr,
   textOf,
 } from './html.js';
 import type { Element, HtmlDoc, TextNode } from './html.js';
@@ -99,7 +98,7 @@ export function applyReplaceText(op: ReplaceTextOp, ctx: PlanContext, out: Outco
     op.wholeWord ? `(?<![\\p{L}\\p{N}_])${body}(?![\\p{L}\\p{N}_])` : body,
     op.caseSensitive === false ? 'giu' : 'gu',
   );
-  const replacement = escapeText(op.replace);
+  const replacement = escapeUTF8(op.replace);
   // Plain words can be looked for in the source before parsing (no reference can spell them).
   const plain = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/.test(op.find);
   for (const doc of ctx.scope(op.pages)) {
@@ -127,7 +126,7 @@ export function applyReplaceText(op: ReplaceTextOp, ctx: PlanContext, out: Outco
       if (exact.length === spans.length) edits.push(...exact);
       else if (range) {
         // The source spells a match with character references: rewrite the whole text node.
-        edits.push({ ...range, text: escapeText(node.value.replace(pattern, () => op.replace)) });
+        edits.push({ ...range, text: escapeUTF8(node.value.replace(pattern, () => op.replace)) });
       } else continue;
       matches += found.length;
     }
@@ -163,11 +162,11 @@ function replaceNodeText(html: string, node: TextNode, text: string): Edit | nul
   const map = mapTextNode(html, node);
   const start = map?.toSource(lead) ?? null;
   const end = map?.toSource(Math.max(lead, trailStart)) ?? null;
-  if (start !== null && end !== null) return { start, end, text: escapeText(text.trim()) };
+  if (start !== null && end !== null) return { start, end, text: escapeUTF8(text.trim()) };
   const range = nodeRange(node);
   if (!range) return null;
   const full = value.slice(0, lead) + text.trim() + value.slice(Math.max(lead, trailStart));
-  return { ...range, text: escapeText(full) };
+  return { ...range, text: escapeUTF8(full) };
 }
 
 function isPhrasingOnly(el: Element): boolean {
@@ -182,12 +181,12 @@ function setElementText(page: HtmlDoc, el: Element, text: string): Edit | null |
     const current = page.html.slice(inner.start, inner.end);
     const lead = /^\s*/.exec(current)?.[0] ?? '';
     const trail = current.trim() ? (/\s*$/.exec(current)?.[0] ?? '') : '';
-    return { ...inner, text: lead + escapeText(text.trim()) + trail };
+    return { ...inner, text: lead + escapeUTF8(text.trim()) + trail };
   }
   // Structure inside (blocks, images): only the first text changes, the structure stays.
   const first = copyTextNodes(el).find((t) => t.value.trim() !== '');
   if (first) return replaceNodeText(page.html, first, text);
-  return { start: inner.start, end: inner.start, text: escapeText(text.trim()) };
+  return { start: inner.start, end: inner.start, text: escapeUTF8(text.trim()) };
 }
 
 export function applySetText(op: SetTextOp, ctx: PlanContext, out: Outcome): void {
@@ -260,11 +259,11 @@ export function applySetTitle(op: SetTitleOp, ctx: PlanContext, out: Outcome): v
     const inner = title && innerRange(title);
     if (title && inner) {
       if (textOf(title) !== collapseWhitespace(op.title)) {
-        edits.push({ ...inner, text: escapeText(op.title) });
+        edits.push({ ...inner, text: escapeUTF8(op.title) });
       }
     } else {
       const at = headInsertPoint(page);
-      edits.push({ start: at, end: at, text: `<title>${escapeText(op.title)}</title>` });
+      edits.push({ start: at, end: at, text: `<title>${escapeUTF8(op.title)}</title>` });
     }
     edits.push(...setMetaContents(page, metaCopies(page, ['og:title', 'twitter:title']), op.title));
     ctx.commit(doc, edits, 1, out);
@@ -280,7 +279,7 @@ export function applySetDescription(op: SetDescriptionOp, ctx: PlanContext, out:
     const hasOwn = metas.some((m) => (getAttr(m, 'name') ?? '').toLowerCase() === 'description');
     if (!hasOwn) {
       const at = headInsertPoint(page);
-      const tag = `<meta name="description" content="${escapeAttr(op.description)}">`;
+      const tag = `<meta name="description" content="${escapeUTF8(op.description)}">`;
       edits.push({ start: at, end: at, text: tag });
     }
     ctx.commit(doc, edits, 1, out);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { colorKey, findColors, formatReplacement, isSaturated, parseColor } from './colors.js';
+import {
+  colorKey,
+  findColors,
+  formatReplacement,
+  isColorName,
+  isSaturated,
+  nameOfColor,
+  parseColor,
+} from './colors.js';
 
 describe('colours', () => {
   it('parses every common spelling to the same colour', () => {
@@ -55,6 +63,22 @@ describe('colours', () => {
     expect(formatReplacement('#0a7', to, 1)).toBe('#0a7');
     expect(formatReplacement('#0a7', to, 0.5)).toBe('rgba(0, 170, 119, 0.5)');
     expect(formatReplacement('#00aa7780', parseColor('#00aa7780') ?? to, 0.5)).toBe('#00aa7780');
+  });
+
+  it('names colours the way the engine words them', () => {
+    const name = (text: string) => nameOfColor(parseColor(text) ?? { r: 0, g: 0, b: 1, a: 1 });
+    expect(name('#dc143c')).toBe('crimson');
+    expect(name('#808080')).toBe('gray');
+    expect(name('rgb(0 255 255 / 0.5)')).toBe('aqua');
+    expect(name('#123457')).toBeUndefined();
+    expect(parseColor('hsl(0.5turn 50% 50%)')).toEqual({ r: 64, g: 191, b: 191, a: 1 });
+    expect(['Crimson', 'rebeccapurple', 'transparent', 'f00', 'red1'].map(isColorName)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('tells brand colours from greys', () => {

@@ -2,19 +2,14 @@
  * HTTP details of serving a site copy: content negotiation, cache rules per file name, the pages the
  * host answers itself. Pure functions, no state beyond small bounded memo tables.
  */
-import { escapeHtml } from '../lib/escape-html.js';
+import { escapeUTF8 } from 'entities';
 
 export const ENCODING_IDENTITY = 0;
 export const ENCODING_GZIP = 1;
 export const ENCODING_BR = 2;
 export type Encoding = typeof ENCODING_IDENTITY | typeof ENCODING_GZIP | typeof ENCODING_BR;
 
-/** Media type of a Content-Type value, lower-cased, without parameters. */
-export function mediaTypeOf(contentType: string): string {
-  const semi = contentType.indexOf(';');
-  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-}
-
+/** `mediaType` is an essence (`text/html`), as `essenceOf` from `@mirror/engine` gives it. */
 export function isHtmlType(mediaType: string): boolean {
   return mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
 }
@@ -168,8 +163,8 @@ function page(title: string, body: string): string {
 
 /** The page a host with no published site answers (404), same look as the sites host's. */
 export function noSiteHerePage(hostname: string, appUrl: string): string {
-  const host = escapeHtml(hostname);
-  const app = escapeHtml(appUrl);
+  const host = escapeUTF8(hostname);
+  const app = escapeUTF8(appUrl);
   return page(
     'No site here',
     `<h1>No site here</h1><p>There is no site published at <strong>${host}</strong>.</p>

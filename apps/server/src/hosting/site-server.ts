@@ -2,6 +2,10 @@
  * Serves a site's live copy (its manifest: path + query → blob) on the site's own host. Pure: the
  * blob store, host resolution, manifest loading and visit recording are handed in; no database.
  *
+ * Three layers (decision 011): `site-index.ts` decides what a URL answers, without sockets;
+ * `body-cache.ts` keeps file bodies and their compressed variants in memory; this file is the
+ * answering code: host and manifest caches, conditional and range requests, writing the response.
+ *
  * Hot path (a known host, a cached manifest, a small or compressed body in memory): answered
  * synchronously, with no promise, no microtask hop and no allocation of our own: a few map reads,
  * a response head built once per file and encoding and reused, one `writeHead` + `end`. The
@@ -13,26 +17,32 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { BlobStore, Manifest, ManifestEntry } from '@mirror/engine';
+import type { BlobStore, Manifest } from '@mirror/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BodyCache, type BodyCacheOptions } from './body-cache.js';
 import { hostnameOf } from './tenant-host.js';
 import { SiteCache } from './site-cache.js';
 import {
-  ENCODING_GZIP,
   ENCODING_IDENTITY,
   NOT_FOUND_PAGE,
   UNAVAILABLE_PAGE,
-  hasContentHash,
-  isCompressibleType,
-  isHtmlType,
-  mediaTypeOf,
   negotiateEncoding,
   noSiteHerePage,
   parseRange,
   type Encoding,
 } from './site-http.js';
+import {
+  NO_CACHE,
+  SECURITY_HEADERS,
+  buildIndex,
+  encodedHead,
+  findResource,
+  identityHead,
+  matchesEtag,
+  notModifiedHead,
+  type Resource,
+  type SiteIndex,
+} from './site-index.js';
 
 export { noSiteHerePage } from './site-http.js';
 
@@ -59,7 +69,8 @@ export interface SiteServerDeps {
   recordVisit?(siteId: string, req: IncomingMessage, kind: 'page' | 'asset', bytes: number): void;
 }
 
-export interface SiteServerOptions {
+/** Options; the body cache's (`smallBodyBytes`, `bodyCacheBytes`, `compressedCacheBytes`) too. */
+export interface SiteServerOptions extends BodyCacheOptions {
   /** The app's address, linked from the "No site here" page. */
   appUrl?: string;
   /** Logger for `handleNode` (Fastify's `handle` uses the request's logger); default console. */
@@ -70,12 +81,6 @@ export interface SiteServerOptions {
    * the background. `invalidate()` drops these at once in this process.
    */
   hostCacheTtlMs?: number;
-  /** Bodies up to this size are kept in memory (default 256 KiB). */
-  smallBodyBytes?: number;
-  /** Memory budget of uncompressed small bodies (default 64 MiB). */
-  bodyCacheBytes?: number;
-  /** Memory budget of compressed bodies (default 64 MiB). */
-  compressedCacheBytes?: number;
   /** Compressible bodies larger than this are streamed uncompressed (default 8 MiB). */
   maxCompressBytes?: number;
   /** Bodies smaller than this are not compressed (default 1 KiB). */
@@ -114,77 +119,13 @@ export interface SiteServer {
   invalidate(versionId?: string): void;
 }
 
-/** One file of a copy, ready to answer: everything that does not depend on the request. */
-interface Resource {
-  readonly status: number;
-  readonly hash: string;
-  readonly size: number;
-  readonly contentType: string;
-  /** Strong validator of the identity body; null for redirects and the site's 404 page. */
-  readonly etag: string | null;
-  readonly isHtml: boolean;
-  readonly compressible: boolean;
-  /** Keys of the compressed bodies in the compressed cache, built on first use. */
-  keys: readonly [string, string, string] | null;
-  /** Headers every answer for this file carries (cache policy, security, vary, captured ones). */
-  readonly common: readonly string[];
-  /** Redirects: the whole head. */
-  readonly redirectHead: string[] | null;
-  /** Full heads per encoding (flat name/value lists), built on first use. */
-  heads: [string[] | null, string[] | null, string[] | null];
-  notModifiedHeads: [string[] | null, string[] | null, string[] | null];
-  /** Compression was tried and did not pay off (or would not fit the cache), per encoding. */
-  noGain: [boolean, boolean, boolean];
-}
-
-interface SiteIndex {
-  byPath: Map<string, Resource>;
-  /** Entries with a query string, under their query normalized (parameters sorted). */
-  byNormalized: Map<string, Resource>;
-  /** Answers of the fallback lookup per requested URL (null: not found), bounded. */
-  fallbacks: Map<string, Resource | null>;
-  /** The site's own 404 page, answered with status 404. */
-  notFound: Resource | null;
-  /**
-   * The shell of an app that routes on the client, which its site answered for every address:
-   * given (status 200) to page loads of addresses the copy does not have, so deep links work.
-   */
-  appShell: Resource | null;
-  entryPath: string;
-}
-
 interface HostAnswer {
   source: SiteSource | null;
   expires: number;
 }
 
-const SECURITY_HEADERS = [
-  'x-content-type-options',
-  'nosniff',
-  'referrer-policy',
-  'strict-origin-when-cross-origin',
-];
-const NO_CACHE = 'no-cache';
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** The headers most files share, by [immutable][compressible] (shared, never mutated). */
-const COMMON_HEADS: readonly (readonly string[])[] = [
-  ['cache-control', NO_CACHE, ...SECURITY_HEADERS],
-  ['cache-control', NO_CACHE, ...SECURITY_HEADERS, 'vary', 'accept-encoding'],
-  ['cache-control', IMMUTABLE, ...SECURITY_HEADERS],
-  ['cache-control', IMMUTABLE, ...SECURITY_HEADERS, 'vary', 'accept-encoding'],
-];
-/** Captured headers that are served back; anything else (cookies, CSP, …) is never replayed. */
-const PASSED_HEADERS = ['content-language', 'content-disposition', 'access-control-allow-origin'];
-const VALID_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const ENCODING_NAMES = ['', 'gzip', 'br'] as const;
-const ETAG_SUFFIXES = ['', '-gz', '-br'] as const;
-const MAX_FALLBACKS = 4096;
-
 /** What `handleNode` returns when it answered synchronously (one shared, settled promise). */
 const DONE: Promise<void> = Promise.resolve();
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -228,178 +169,24 @@ export function createSiteServer(
   const appUrl = options.appUrl ?? '/';
   const defaultLog = options.log ?? consoleLog;
   const hostTtl = options.hostCacheTtlMs ?? 2000;
-  const smallBodyBytes = options.smallBodyBytes ?? 256 * 1024;
-  const maxCompressBytes = options.maxCompressBytes ?? 8 * 1024 * 1024;
-  const minCompressBytes = options.minCompressBytes ?? 1024;
+  const limits = {
+    maxCompressBytes: options.maxCompressBytes ?? 8 * 1024 * 1024,
+    minCompressBytes: options.minCompressBytes ?? 1024,
+  };
 
   const hosts = new SiteCache<string, HostAnswer>(10_000, 10_000);
   const manifests = new SiteCache<string, SiteIndex>(
     options.maxManifestEntries ?? 250_000,
     options.maxManifests ?? 64,
   );
-  const bodies = new SiteCache<string, Buffer>(options.bodyCacheBytes ?? 64 * 1024 * 1024);
-  const compressed = new SiteCache<string, Buffer>(
-    options.compressedCacheBytes ?? 64 * 1024 * 1024,
-  );
+  const bodies = new BodyCache(deps.blobs, options);
+  const smallBodyBytes = bodies.smallBodyBytes;
   const resolving = new Map<string, Promise<SiteSource | null>>();
   const loadingManifests = new Map<string, Promise<SiteIndex>>();
-  const loadingBodies = new Map<string, Promise<Buffer>>();
-  const compressing = new Map<string, Promise<Buffer | null>>();
   /** Bumped by invalidate(), so answers that were in flight meanwhile are not cached. */
   let generation = 0;
 
-  // ---- building an index from a manifest --------------------------------------------------
-
-  function resourceOf(entry: ManifestEntry, asNotFound = false): Resource {
-    const isRedirect = !asNotFound && entry.status >= 300 && entry.status < 400;
-    const contentType = validValue(entry.contentType) || 'application/octet-stream';
-    const mediaType = mediaTypeOf(contentType);
-    const isHtml = isHtmlType(mediaType);
-    const compressible =
-      !isRedirect &&
-      isCompressibleType(mediaType) &&
-      entry.size >= minCompressBytes &&
-      entry.size <= maxCompressBytes;
-    const pathname = pathOf(entry.path);
-    const immutable = !isHtml && !isRedirect && !asNotFound && hasContentHash(pathname);
-    let common = COMMON_HEADS[(immutable ? 2 : 0) + (compressible ? 1 : 0)]!;
-    for (const name of PASSED_HEADERS) {
-      const value = entry.headers[name];
-      if (value !== undefined && VALID_HEADER_VALUE.test(value)) common = [...common, name, value];
-    }
-    let redirectHead: string[] | null = null;
-    if (isRedirect) {
-      const location = entry.headers['location'];
-      redirectHead =
-        location !== undefined && location !== '' && VALID_HEADER_VALUE.test(location)
-          ? ['location', location, 'content-length', '0', ...common]
-          : null;
-    }
-    return {
-      status: asNotFound ? 404 : isRedirect ? entry.status : 200,
-      hash: entry.hash,
-      size: entry.size,
-      contentType,
-      etag: isRedirect || asNotFound || entry.hash === '' ? null : `"${entry.hash}"`,
-      isHtml,
-      compressible,
-      keys: null,
-      common,
-      redirectHead,
-      heads: [null, null, null],
-      notModifiedHeads: [null, null, null],
-      noGain: [false, false, false],
-    };
-  }
-
-  function syntheticRedirect(status: number, location: string): Resource {
-    const common = COMMON_HEADS[0]!;
-    return {
-      status,
-      hash: '',
-      size: 0,
-      contentType: '',
-      etag: null,
-      isHtml: false,
-      compressible: false,
-      keys: null,
-      common,
-      redirectHead: ['location', location, 'content-length', '0', ...common],
-      heads: [null, null, null],
-      notModifiedHeads: [null, null, null],
-      noGain: [true, true, true],
-    };
-  }
-
-  function buildIndex(manifest: Manifest): SiteIndex {
-    const byPath = new Map<string, Resource>();
-    const byNormalized = new Map<string, Resource>();
-    for (const entry of manifest.entries) {
-      const resource = resourceOf(entry);
-      if (resource.status >= 300 && resource.redirectHead === null) continue;
-      byPath.set(entry.path, resource);
-      if (entry.path.includes('?')) {
-        const normalized = normalizeUrl(entry.path);
-        if (normalized !== entry.path && !byNormalized.has(normalized)) {
-          byNormalized.set(normalized, resource);
-        }
-      }
-    }
-    // What the site itself answered for an address it did not have (the engine asked it).
-    const fallback = manifest.fallback;
-    const fallbackEntry = fallback
-      ? manifest.entries.find((e) => e.path === fallback.path && e.hash !== '')
-      : undefined;
-    const notFoundEntry =
-      fallback?.status === 404
-        ? fallbackEntry
-        : ['/404.html', '/404']
-            .map((path) => manifest.entries.find((e) => e.path === path && e.status === 200))
-            .find((e) => e !== undefined);
-    return {
-      byPath,
-      byNormalized,
-      fallbacks: new Map(),
-      notFound: notFoundEntry ? resourceOf(notFoundEntry, true) : null,
-      appShell: fallback?.status === 200 && fallbackEntry ? resourceOf(fallbackEntry) : null,
-      entryPath: manifest.entryPath,
-    };
-  }
-
-  // ---- lookup -------------------------------------------------------------------------------
-
-  /** Everything after an exact miss, memoized per URL. */
-  function lookup(index: SiteIndex, url: string): Resource | null {
-    const known = index.fallbacks.get(url);
-    if (known !== undefined) return known;
-    const found = lookupUncached(index, url);
-    if (index.fallbacks.size >= MAX_FALLBACKS) index.fallbacks.clear();
-    index.fallbacks.set(url, found);
-    return found;
-  }
-
-  function lookupUncached(index: SiteIndex, rawUrl: string): Resource | null {
-    const { byPath, byNormalized } = index;
-    const url = originFormOf(rawUrl);
-    if (url === null) return null;
-    const q = url.indexOf('?');
-    const rawPath = q === -1 ? url : url.slice(0, q);
-    const query = q === -1 ? '' : url.slice(q + 1);
-    const path = normalizePath(rawPath);
-    // 1. exact (after an absolute-form or encoding-normalized path)
-    const exact = byPath.get(query ? `${path}?${query}` : path);
-    if (exact) return exact;
-    // 2. query normalized (parameters sorted)
-    if (query) {
-      const normalized = normalizeUrl(`${path}?${query}`);
-      const hit = byPath.get(normalized) ?? byNormalized.get(normalized);
-      if (hit) return hit;
-    }
-    // 3. the path without its query
-    const bare = byPath.get(path);
-    if (bare) return bare;
-    // 4. index and .html fallbacks
-    const suffix = query ? `?${query}` : '';
-    if (path.endsWith('/')) {
-      const index_ = byPath.get(`${path}index.html`) ?? byPath.get(`${path}index.htm`);
-      if (index_) return index_;
-    } else {
-      if (byPath.has(`${path}/`) || byPath.has(`${path}/index.html`)) {
-        // The directory's page links relative to `/dir/`: send the browser there, as nginx does.
-        // Leading slashes collapsed: `//x/` would send the browser to another host.
-        return syntheticRedirect(301, `/${path.replace(/^\/+/, '')}/${suffix}`);
-      }
-      const page = byPath.get(`${path}.html`) ?? byPath.get(`${path}.htm`);
-      if (page) return page;
-    }
-    // 5. the copy has no `/` but starts elsewhere (the start page redirected)
-    if (path === '/' && index.entryPath !== '/' && byPath.has(index.entryPath)) {
-      return syntheticRedirect(302, index.entryPath);
-    }
-    return null;
-  }
-
-  // ---- caches -------------------------------------------------------------------------------
+  // ---- hosts and manifests ------------------------------------------------------------------
 
   /** Asks `resolveHost` once for concurrent callers; caches the answer for the TTL. */
   function resolveHostCached(hostHeader: string): Promise<SiteSource | null> {
@@ -438,7 +225,7 @@ export function createSiteServer(
       pending = deps
         .loadManifest(versionId)
         .then((manifest) => {
-          const index = buildIndex(manifest);
+          const index = buildIndex(manifest, limits);
           if (startedAt === generation) {
             manifests.set(versionId, index, manifest.entries.length + 1);
           }
@@ -450,80 +237,11 @@ export function createSiteServer(
     return pending;
   }
 
-  async function readAll(hash: string): Promise<Buffer> {
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of deps.blobs.read(hash)) chunks.push(chunk);
-    return chunks.length === 1 && Buffer.isBuffer(chunks[0]) ? chunks[0] : Buffer.concat(chunks);
-  }
-
-  /** The whole identity body: from the byte cache for small files, else read (not cached). */
-  function bodyOf(resource: Resource): Promise<Buffer> {
-    const { hash } = resource;
-    const cached = bodies.get(hash);
-    if (cached !== undefined) return Promise.resolve(cached);
-    let pending = loadingBodies.get(hash);
-    if (pending === undefined) {
-      pending = readAll(hash)
-        .then((body) => {
-          if (body.length <= smallBodyBytes) bodies.set(hash, body, body.length);
-          return body;
-        })
-        .finally(() => loadingBodies.delete(hash));
-      loadingBodies.set(hash, pending);
-    }
-    return pending;
-  }
-
-  function compressedOf(resource: Resource, encoding: Encoding): Promise<Buffer | null> {
-    const key = keyOf(resource, encoding);
-    let pending = compressing.get(key);
-    if (pending === undefined) {
-      pending = bodyOf(resource)
-        .then((body) => compress(body, encoding))
-        .then((out) => {
-          // Not worth it (< 5% saved), or too big for the cache: serve it uncompressed from now on.
-          if (out.length > resource.size * 0.95 || !compressed.set(key, out, out.length)) {
-            resource.noGain[encoding] = true;
-            return null;
-          }
-          return out;
-        })
-        .finally(() => compressing.delete(key));
-      compressing.set(key, pending);
-    }
-    return pending;
-  }
-
   // ---- answering ----------------------------------------------------------------------------
   //
   // Every step returns `undefined` when it answered synchronously, or a promise when it had to
   // wait (a host, manifest or body not in memory yet). The hot path thus never allocates a promise
   // or takes a microtask hop: host, manifest and body are map reads, the head is a prebuilt array.
-
-  function identityHead(resource: Resource, length: number): string[] {
-    const head = ['content-type', resource.contentType, 'content-length', String(length)];
-    if (resource.etag !== null) head.push('etag', resource.etag, 'accept-ranges', 'bytes');
-    head.push(...resource.common);
-    return head;
-  }
-
-  function encodedHead(resource: Resource, encoding: Encoding, length: number): string[] {
-    const head = [
-      'content-type',
-      resource.contentType,
-      'content-length',
-      String(length),
-      'content-encoding',
-      ENCODING_NAMES[encoding],
-    ];
-    if (resource.etag !== null) head.push('etag', etagOf(resource, encoding));
-    head.push(...resource.common);
-    return head;
-  }
-
-  function etagOf(resource: Resource, encoding: Encoding): string {
-    return `"${resource.hash}${ETAG_SUFFIXES[encoding]}"`;
-  }
 
   function recordVisit(
     req: IncomingMessage,
@@ -604,14 +322,8 @@ export function createSiteServer(
     site: SiteSource,
     index: SiteIndex,
   ): Promise<void> | undefined {
-    const url = req.url ?? '/';
-    const resource = index.byPath.get(url) ?? lookup(index, url);
+    const resource = findResource(index, req.url ?? '/', req.headers.accept);
     if (resource !== null) return serve(req, res, log, site, resource);
-    // A page load (a browser asks for HTML) of an app's deep link gets the app; a script's
-    // request for data the copy does not have still gets a 404.
-    if (index.appShell !== null && (req.headers.accept ?? '').includes('text/html'))
-      return serve(req, res, log, site, index.appShell);
-    if (index.notFound !== null) return serve(req, res, log, site, index.notFound);
     sendFixed(res, NOT_FOUND, req.method === 'HEAD');
     return undefined;
   }
@@ -637,13 +349,7 @@ export function createSiteServer(
     if (resource.etag !== null) {
       const ifNoneMatch = headers['if-none-match'];
       if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, resource.hash)) {
-        const served = resource.noGain[encoding] ? ENCODING_IDENTITY : encoding;
-        const head = (resource.notModifiedHeads[served] ??= [
-          'etag',
-          etagOf(resource, served),
-          ...resource.common,
-        ]);
-        res.writeHead(304, head);
+        res.writeHead(304, notModifiedHead(resource, encoding));
         res.end();
         recordVisit(req, res, log, site, resource, 0);
         return undefined;
@@ -658,16 +364,18 @@ export function createSiteServer(
     }
 
     if (encoding !== ENCODING_IDENTITY && !resource.noGain[encoding]) {
-      const body = compressed.get(keyOf(resource, encoding));
+      const body = bodies.compressedBody(resource, encoding);
       if (body !== undefined) {
         sendBody(req, res, log, site, resource, encoding, body, isHead);
         return undefined;
       }
-      return compressedOf(resource, encoding).then((out) =>
-        out !== null
-          ? sendBody(req, res, log, site, resource, encoding, out, isHead)
-          : serveIdentity(req, res, log, site, resource, isHead),
-      );
+      return bodies
+        .loadCompressed(resource, encoding)
+        .then((out) =>
+          out !== null
+            ? sendBody(req, res, log, site, resource, encoding, out, isHead)
+            : serveIdentity(req, res, log, site, resource, isHead),
+        );
     }
     return serveIdentity(req, res, log, site, resource, isHead);
   }
@@ -681,14 +389,16 @@ export function createSiteServer(
     isHead: boolean,
   ): Promise<void> | undefined {
     if (resource.size <= smallBodyBytes) {
-      const body = bodies.get(resource.hash);
+      const body = bodies.body(resource.hash);
       if (body !== undefined) {
         sendBody(req, res, log, site, resource, ENCODING_IDENTITY, body, isHead);
         return undefined;
       }
-      return bodyOf(resource).then((loaded) =>
-        sendBody(req, res, log, site, resource, ENCODING_IDENTITY, loaded, isHead),
-      );
+      return bodies
+        .load(resource)
+        .then((loaded) =>
+          sendBody(req, res, log, site, resource, ENCODING_IDENTITY, loaded, isHead),
+        );
     }
     const head = (resource.heads[ENCODING_IDENTITY] ??= identityHead(resource, resource.size));
     if (isHead) {
@@ -763,8 +473,8 @@ export function createSiteServer(
         res.end(body.subarray(start, end + 1));
         recordVisit(req, res, log, site, resource, end - start + 1);
       };
-      const body = bodies.get(resource.hash);
-      if (body === undefined) return bodyOf(resource).then(send);
+      const body = bodies.body(resource.hash);
+      if (body === undefined) return bodies.load(resource).then(send);
       send(body);
       return undefined;
     }
@@ -856,61 +566,12 @@ export function createSiteServer(
 
   return { handle, handleNode, invalidate };
 }
-
 const consoleLog: SiteLogger = {
   warn: (details, message) => console.warn(message, details),
   error: (details, message) => console.error(message, details),
 };
 
 // ---- helpers ------------------------------------------------------------------------------
-
-function keyOf(resource: Resource, encoding: Encoding): string {
-  resource.keys ??= ['', `${resource.hash}:gz`, `${resource.hash}:br`];
-  return resource.keys[encoding];
-}
-
-function validValue(value: string): string {
-  return VALID_HEADER_VALUE.test(value) ? value : '';
-}
-
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
-
-/** `http://host/a?b` (absolute form) → `/a?b`; anything that is not a path → null. */
-function originFormOf(url: string): string | null {
-  if (url.startsWith('/')) return url;
-  const scheme = url.indexOf('://');
-  if (scheme === -1) return null;
-  const slash = url.indexOf('/', scheme + 3);
-  return slash === -1 ? '/' : url.slice(slash);
-}
-
-/** Percent-encoding and dot segments as a browser would send them (`/a/./b/../café` → `/a/caf%C3%A9`). */
-function normalizePath(path: string): string {
-  try {
-    // Prefixed, not resolved against a base: `//evil.test/x` stays a path, not a host.
-    return new URL(`http://h${path}`).pathname;
-  } catch {
-    return path;
-  }
-}
-
-/** Path + query with the query's parameters sorted by name (stable) and re-encoded. */
-function normalizeUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q === -1) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
-  params.sort();
-  const query = params.toString();
-  return query ? `${url.slice(0, q)}?${query}` : url.slice(0, q);
-}
-
-/** If-None-Match matches any variant of this body (weak comparison, as RFC 9110 asks). */
-function matchesEtag(ifNoneMatch: string, hash: string): boolean {
-  return (hash !== '' && ifNoneMatch.includes(hash)) || ifNoneMatch.trim() === '*';
-}
 
 async function* sliceChunks(
   first: IteratorResult<Uint8Array>,
@@ -937,17 +598,4 @@ async function* sliceChunks(
   } finally {
     await iterator.return?.();
   }
-}
-
-async function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
-  if (encoding === ENCODING_GZIP) return gzipAsync(body, { level: 9 });
-  // Brotli's best quality is slow (~1 MB/s); it is paid once per file, then cached.
-  const quality = body.length <= 64 * 1024 ? 11 : body.length <= 1024 * 1024 ? 9 : 5;
-  return brotliAsync(body, {
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: quality,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-    },
-  });
 }

@@ -11,6 +11,7 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config/env.js';
 import { saveManifest } from '../modules/sites/manifests.js';
 import { openDatabase, type DatabaseHandle } from '../platform/db/database.js';
+import { testLogStream } from '../test/logs.js';
 import { createTestConfig, dropTestStorage } from '../test/test-app.js';
 import { createSitesFront, type TenantHandler } from './sites-front.js';
 
@@ -44,7 +45,11 @@ async function startApp(): Promise<Running> {
       done();
     },
   });
-  const app = await buildApp(config, { database, logStream, runJobs: false });
+  const app = await buildApp(config, {
+    database,
+    logStream: testLogStream(logStream),
+    runJobs: false,
+  });
   let closed = false;
   cleanups.push(async () => {
     if (!closed) await app.close();

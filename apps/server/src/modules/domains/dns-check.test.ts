@@ -6,7 +6,8 @@ import {
   DnsUnreachableError,
   expectedRecords,
   findZone,
-  guessZone,
+  isCdnAddress,
+  registrableDomainOf,
   type DnsTarget,
 } from './dns-check.js';
 import { createDnsLookup } from './dns-lookup.js';
@@ -36,12 +37,24 @@ const aliasTarget: DnsTarget = {
 };
 
 describe('DNS zones', () => {
-  it('guesses the registrable domain, country second levels included', () => {
-    expect(guessZone('example.com')).toBe('example.com');
-    expect(guessZone('a.b.example.com')).toBe('example.com');
-    expect(guessZone('example.co.uk')).toBe('example.co.uk');
-    expect(guessZone('shop.example.co.uk')).toBe('example.co.uk');
-    expect(guessZone('shop.example.io')).toBe('example.io');
+  it.each([
+    ['example.com', 'example.com'],
+    ['a.b.example.com', 'example.com'],
+    ['example.co.uk', 'example.co.uk'],
+    ['shop.example.co.uk', 'example.co.uk'],
+    ['foo.example.com.au', 'example.com.au'],
+    ['shop.example.io', 'example.io'],
+    ['www.bücher.de', 'bücher.de'],
+    ['www.xn--bcher-kva.de', 'xn--bcher-kva.de'],
+    ['shop.example.xn--p1ai', 'example.xn--p1ai'],
+    ['shop.x.test', 'x.test'],
+    // Private suffixes do not count: the user of me.github.io does not own an apex there.
+    ['me.github.io', 'github.io'],
+    ['blog.me.github.io', 'github.io'],
+    ['co.uk', 'co.uk'],
+    ['localhost', 'localhost'],
+  ])('takes %s to be under the registrable domain %s', (domain, registrable) => {
+    expect(registrableDomainOf(domain)).toBe(registrable);
   });
 
   it('finds delegated zones through SOA records, never above the registrable domain', async () => {
@@ -53,6 +66,14 @@ describe('DNS zones', () => {
     dns.set('co.uk', { SOA: true });
     expect(await findZone(lookup(), 'unregistered-name.co.uk')).toEqual({
       zone: 'unregistered-name.co.uk',
+      reachable: true,
+    });
+    dns.set('com.au', { SOA: true });
+    expect((await findZone(lookup(), 'shop.unregistered.com.au')).zone).toBe('unregistered.com.au');
+    // A user's page on a private suffix lives in the provider's zone: not an apex.
+    dns.set('github.io', { SOA: true });
+    expect(await findZone(lookup(), 'me.github.io')).toEqual({
+      zone: 'github.io',
       reachable: true,
     });
   });
@@ -90,6 +111,38 @@ describe('DNS check', () => {
     expect(onWww.reason).toContain('www.alias-two.test');
   });
 
+  it.each([
+    ['104.16.0.1', true],
+    ['104.15.255.255', false],
+    ['198.41.255.254', true],
+    ['2606:4700:10::6816:1', true],
+    ['2400:CB00::1', true],
+    ['2606:4701::1', false],
+    ['::ffff:104.16.0.1', true],
+    ['::ffff:6810:1', true],
+    ['::ffff:198.51.100.40', false],
+    ['not-an-address', false],
+  ])('tells whether %s is a CDN proxy address (%s)', (address, cdn) => {
+    expect(isCdnAddress(address)).toBe(cdn);
+  });
+
+  it('reports a host proxied through a CDN, found by its IPv6 or IPv4-mapped addresses', async () => {
+    dns.set('edge.mirror.test', { A: ['198.51.100.40'] });
+    for (const [name, address] of [
+      ['proxied-six.test', '2606:4700::6810:1'],
+      ['proxied-mapped.test', '::ffff:6810:1'],
+    ] as const) {
+      dns.set(name, { SOA: true, AAAA: [address] });
+      const result = await checkDomainDns(
+        lookup(),
+        { domain: name, zone: name, token: 't', wwwRedirect: 'www-to-apex' },
+        aliasTarget,
+        { verified: true },
+      );
+      expect(result).toMatchObject({ status: 'misconfigured', problem: 'cdn_proxy' });
+    }
+  });
+
   it('no longer needs the TXT record once a domain was verified', async () => {
     dns.set('kept-three.test', { SOA: true, CNAME: 'edge.mirror.test' });
     const dnsInput = {
@@ -124,7 +177,7 @@ describe('DNS check', () => {
         { verified: false },
       ),
     ).rejects.toBeInstanceOf(DnsUnreachableError);
-    // The zone falls back to the rule of thumb.
+    // The zone falls back to the registrable domain.
     expect(await findZone(unreachable, 'shop.x.test')).toEqual({
       zone: 'x.test',
       reachable: false,

@@ -7,6 +7,8 @@ import {
   type DomainStatus,
   type WwwRedirect,
 } from '@mirror/contract';
+import ipaddr from 'ipaddr.js';
+import { getDomain } from 'tldts';
 import { DnsUnreachableError, type CaaAnswer, type DnsLookup } from './dns-lookup.js';
 
 /**
@@ -41,46 +43,28 @@ export interface CheckResult {
   caa: { allowed: boolean; records: string[] };
 }
 
-const SECOND_LEVEL_LABELS = new Set([
-  'co',
-  'com',
-  'net',
-  'org',
-  'gov',
-  'edu',
-  'ac',
-  'ltd',
-  'plc',
-  'or',
-  'ne',
-  'go',
-  'gob',
-  'nic',
-  'mil',
-]);
-
 /**
- * The registrable domain by rule of thumb: the last two labels, or three under a country's
- * second-level names (`example.co.uk`). The DNS walk in `findZone` refines it.
+ * The registrable domain: one label under the domain's public suffix, by the ICANN section of the
+ * Public Suffix List (`example.co.uk`, `foo.example.com.au` → `example.com.au`, `bücher.de`, and
+ * its punycode `xn--bcher-kva.de`). Private suffixes (`github.io`, `herokuapp.com`) do not count:
+ * `me.github.io` is a name in GitHub's zone, not an apex its user can give A records, and the SOA
+ * walk in `findZone` finds that zone. A name with no registrable part (`co.uk`, `localhost`) is its
+ * own. Unknown top-level domains count as one label (`shop.x.test` → `x.test`).
  */
-export function guessZone(domain: string): string {
-  const labels = domain.split('.');
-  const tld = labels.at(-1)!;
-  const sld = labels.at(-2) ?? '';
-  const take = tld.length === 2 && SECOND_LEVEL_LABELS.has(sld) && labels.length > 2 ? 3 : 2;
-  return labels.slice(-take).join('.');
+export function registrableDomainOf(domain: string): string {
+  return getDomain(domain, { allowPrivateDomains: false }) ?? domain;
 }
 
 /**
  * The zone a domain lives in: the closest name at or above it with an SOA record, but never above
  * the registrable domain (an unregistered `example.co.uk` must not make `co.uk` its zone). When DNS
- * cannot be asked, the rule of thumb, and `reachable` says so.
+ * cannot be asked, the registrable domain, and `reachable` says so.
  */
 export async function findZone(
   lookup: DnsLookup,
   domain: string,
 ): Promise<{ zone: string; reachable: boolean }> {
-  const floor = guessZone(domain);
+  const floor = registrableDomainOf(domain);
   let name = domain;
   for (;;) {
     const apex = await lookup.isZoneApex(name);
@@ -188,7 +172,7 @@ const CDN_CNAME_SUFFIXES = [
 ];
 
 /** Cloudflare's published proxy ranges: "proxied" records answer these instead of the origin. */
-const CDN_IPV4_RANGES = [
+const CDN_RANGES = [
   '173.245.48.0/20',
   '103.21.244.0/22',
   '103.22.200.0/22',
@@ -204,25 +188,22 @@ const CDN_IPV4_RANGES = [
   '104.24.0.0/14',
   '172.64.0.0/13',
   '131.0.72.0/22',
-].map((cidr) => {
-  const [base, bits] = cidr.split('/') as [string, string];
-  const mask = Number(bits) === 0 ? 0 : (~0 << (32 - Number(bits))) >>> 0;
-  return { network: (ipv4Number(base) & mask) >>> 0, mask };
-});
-const CDN_IPV6_PREFIXES = ['2400:cb00:', '2606:4700:', '2803:f800:', '2405:b500:', '2405:8100:'];
-
-function ipv4Number(address: string): number {
-  return address.split('.').reduce((n, part) => ((n << 8) | Number(part)) >>> 0, 0);
-}
+  '2400:cb00::/32',
+  '2606:4700::/32',
+  '2803:f800::/32',
+  '2405:b500::/32',
+  '2405:8100::/32',
+].map((cidr) => ipaddr.parseCIDR(cidr));
 
 function isCdnName(name: string): boolean {
   return CDN_CNAME_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
 }
 
-function isCdnAddress(address: string): boolean {
-  if (address.includes(':')) return CDN_IPV6_PREFIXES.some((p) => address.startsWith(p));
-  const n = ipv4Number(address);
-  return CDN_IPV4_RANGES.some(({ network, mask }) => (n & mask) >>> 0 === network);
+/** An address in a CDN's proxy ranges; an IPv4-mapped IPv6 address (`::ffff:104.16.0.1`) too. */
+export function isCdnAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const ip = ipaddr.process(address);
+  return CDN_RANGES.some((range) => range[0].kind() === ip.kind() && ip.match(range));
 }
 
 // ---- the check -----------------------------------------------------------------------------

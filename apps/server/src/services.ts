@@ -23,6 +23,7 @@ import {
 } from './modules/analytics/analytics.service.js';
 import { createVisitRecorder } from './modules/analytics/visit-recorder.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { createUserPlans } from './modules/auth/user-plans.js';
 import { createAiProviders } from './modules/customize/ai-provider.js';
 import { createCustomizeSiteJob } from './modules/customize/customize-site.job.js';
 import {
@@ -50,6 +51,7 @@ import {
 } from './modules/screenshots/screenshots.service.js';
 import { createThumbnailVersionJob } from './modules/screenshots/thumbnail-version.job.js';
 import { createMirrorSiteJob } from './modules/sites/mirror-site.job.js';
+import { createSiteVersions } from './modules/sites/site-versions.js';
 import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
 import { createBlobStore } from './platform/blobs/blob-store.js';
 import { createStorageService, type StorageService } from './modules/storage/storage.service.js';
@@ -272,6 +274,10 @@ export function createServices(
       .catch((err: unknown) => log.warn({ err }, 'storage sweep not queued'));
   };
 
+  // What the jobs of other modules read and write of sites' versions, and of accounts' plans.
+  const siteVersions = createSiteVersions({ db, blobs });
+  const plans = createUserPlans(db);
+
   // Screenshots and version thumbnails: each in a sandboxed process with its own Chromium.
   const screenshotsService = createScreenshotsService({
     db,
@@ -281,7 +287,9 @@ export function createServices(
     config,
     log,
   });
-  const thumbnailJob = register(createThumbnailVersionJob({ db, screenshots: screenshotsService }));
+  const thumbnailJob = register(
+    createThumbnailVersionJob({ versions: siteVersions, screenshots: screenshotsService }),
+  );
   const onVersionReady = async (siteId: string, versionId: string) => {
     if (!config.mirror.versionThumbnails) return;
     // The version is served already; a missing thumbnail only leaves a card without a picture.
@@ -296,6 +304,8 @@ export function createServices(
       db,
       config,
       sandbox: platform.sandbox,
+      versions: siteVersions,
+      plans,
       storage: storageService,
       onPublished,
       onRepaired: onVersionReady,
@@ -315,6 +325,8 @@ export function createServices(
       blobs,
       config,
       providers: aiProviders,
+      versions: siteVersions,
+      plans,
       storage: storageService,
       onPublished,
       onVersionReady,
@@ -325,6 +337,7 @@ export function createServices(
     createMirrorSiteJob({
       db,
       config,
+      plans,
       sandbox: platform.sandbox,
       storage: storageService,
       onPublished,
@@ -366,6 +379,7 @@ export function createServices(
     limiter,
     config,
     blobs,
+    versions: siteVersions,
     providers: aiProviders,
     storage: storageService,
     onPublished,

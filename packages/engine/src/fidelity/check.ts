@@ -41,7 +41,7 @@ import {
   type FidelityReport,
   type FidelityViewportName,
 } from './types.js';
-import { belowThreshold, FIDELITY_SCRIPT_ERRORS, fidelityScore } from './verdict.js';
+import { belowThreshold, FIDELITY_SCRIPT_ERRORS, summarizeFidelity } from './verdict.js';
 
 export const FIDELITY_DEFAULTS = {
   concurrency: 4,
@@ -380,17 +380,11 @@ export async function checkFidelity(options: CheckFidelityOptions): Promise<Fide
       .sort((a, b) => a.rank - b.rank)
       .map(({ result }) => result);
     const report: FidelityReport = {
-      score: fidelityScore(pages),
+      ...summarizeFidelity(pages),
       checkedAt: new Date(started).toISOString(),
       durationMs: now() - started,
       originalUrl: options.original.url,
       pages,
-      summary: {
-        checked: pages.length,
-        belowThreshold: pages.filter((p) => p.belowThreshold).length,
-        repaired: pages.filter((p) => p.repaired && !p.belowThreshold).length,
-        unmeasured: pages.filter((p) => p.unmeasured !== undefined).length,
-      },
       ...(repairError ? { repairError } : {}),
     };
     return report;

@@ -15,6 +15,7 @@ export {
   fidelityScore,
   FIDELITY_SCRIPT_ERRORS,
   FIDELITY_THRESHOLDS,
+  summarizeFidelity,
 } from './verdict.js';
 export { textSimilarity } from './compare.js';
 export * from './types.js';

@@ -4,7 +4,12 @@
  * from elsewhere, or a script error the original does not have puts a page below the threshold
  * however alike its pixels look.
  */
-import type { FidelityMeasurement, FidelityPageResult, FidelityReason } from './types.js';
+import type {
+  FidelityMeasurement,
+  FidelityPageResult,
+  FidelityReason,
+  FidelityReport,
+} from './types.js';
 
 /** How much of the copy's new script errors a measurement keeps. */
 export const FIDELITY_SCRIPT_ERRORS = {
@@ -54,4 +59,22 @@ export function fidelityScore(
   if (measured.some((p) => p.belowThreshold))
     score = Math.min(score, FIDELITY_THRESHOLDS.cappedScore);
   return Math.floor(score * 10) / 10;
+}
+
+/** The score and the counts of a report, derived from its pages (pages × viewports). */
+export function summarizeFidelity(
+  pages: Pick<
+    FidelityPageResult,
+    'diffPercent' | 'belowThreshold' | 'unmeasured' | 'reasons' | 'repaired'
+  >[],
+): Pick<FidelityReport, 'score' | 'summary'> {
+  return {
+    score: fidelityScore(pages),
+    summary: {
+      checked: pages.length,
+      belowThreshold: pages.filter((p) => p.belowThreshold).length,
+      repaired: pages.filter((p) => p.repaired && !p.belowThreshold).length,
+      unmeasured: pages.filter((p) => p.unmeasured !== undefined).length,
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EditOp } from '@mirror/contract';
-import { outlinePage, type PageOutline } from '@mirror/engine';
+import { outlinePage, type PageOutline } from '@mirror/customize';
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAiServer } from '../../test/openai-server.js';

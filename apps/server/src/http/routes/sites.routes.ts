@@ -13,7 +13,7 @@ import {
 } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { domainListItems } from '../../modules/domains/domains.service.js';
+import { domainListItems } from '../../modules/domains/domain-records.js';
 import { optionalAuth, requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];

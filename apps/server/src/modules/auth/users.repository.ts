@@ -25,3 +25,8 @@ export async function updateUser(db: Db, id: string, changes: UserUpdate): Promi
 export async function deleteUser(db: Db, id: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
 }
+
+export async function findUserPlan(db: Db, id: string): Promise<UserRow['plan'] | undefined> {
+  const row = await db.selectFrom('users').select('plan').where('id', '=', id).executeTakeFirst();
+  return row?.plan;
+}

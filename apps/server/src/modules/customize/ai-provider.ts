@@ -1,5 +1,5 @@
 import { getPlan, type EditPlan, type PlanId } from '@mirror/contract';
-import { parseInstructions, type PageOutline } from '@mirror/engine';
+import { parseInstructions, type PageOutline } from '@mirror/customize';
 import type { Config } from '../../config/env.js';
 import {
   createModelPlanner,

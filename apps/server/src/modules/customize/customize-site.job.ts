@@ -5,24 +5,18 @@ import {
   EditOp,
   type EditPlan,
 } from '@mirror/contract';
-import {
-  applyPlan,
-  describePlan,
-  failedCount,
-  type BlobStore,
-  type Manifest,
-  type PageOutline,
-} from '@mirror/engine';
+import { failedCount, type BlobStore, type Manifest } from '@mirror/engine';
+import { applyPlan, describePlan, type PageOutline } from '@mirror/customize';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import { ModelPlannerError } from '../../platform/ai/model-planner.js';
 import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
-import { loadManifest, saveManifest } from '../sites/manifests.js';
-import { completeVersion } from '../sites/sites.repository.js';
+import type { UserPlans } from '../auth/user-plans.js';
+import type { SiteVersions } from '../sites/site-versions.js';
 import { planEdits, type AiProviders } from './ai-provider.js';
-import { deleteDraft, findOwnerPlan, findSiteRow, findVersionRow } from './customize.repository.js';
+import { deleteDraft, findSiteRow, findVersionRow } from './customize.repository.js';
 import { localizeFontStylesheets } from './font-assets.js';
 import { buildManifest, outlinesOf, readDocuments } from './version-files.js';
 import type { StorageService } from '../storage/storage.service.js';
@@ -38,6 +32,9 @@ export interface CustomizeSiteDeps {
   blobs: BlobStore;
   config: Config;
   providers: AiProviders;
+  versions: Pick<SiteVersions, 'loadManifest' | 'saveManifest' | 'complete'>;
+  /** The site owner's plan chooses the AI provider. */
+  plans: UserPlans;
   storage: Pick<StorageService, 'admitVersion'>;
   onPublished(siteId: string): void;
   /** A version completed (thumbnails are made from here). */
@@ -70,7 +67,7 @@ function describeEdits(plan: EditPlan, outlines: PageOutline[]): string[] {
 export function createCustomizeSiteJob(
   deps: CustomizeSiteDeps,
 ): JobDefinition<CustomizeSitePayload> {
-  const { db, blobs, config } = deps;
+  const { db, blobs, config, versions } = deps;
   return defineJob({
     name: 'customize-site',
     payload: CustomizeSitePayload,
@@ -139,7 +136,7 @@ export function createCustomizeSiteJob(
        * refer to them by their copy paths.
        */
       const filesAddedBy = async (replaced: string | null, base: Manifest) => {
-        const before = replaced ? await loadManifest(db, blobs, replaced) : undefined;
+        const before = replaced ? await versions.loadManifest(replaced) : undefined;
         if (!before) return [];
         const known = new Set(base.entries.map((e) => e.path));
         return before.entries.filter((e) => !known.has(e.path));
@@ -154,13 +151,13 @@ export function createCustomizeSiteJob(
         await report('processing', CUSTOMIZE_STATUS_TEXTS.planning, 0.1);
 
         const base = version.base_version_id
-          ? await loadManifest(db, blobs, version.base_version_id)
+          ? await versions.loadManifest(version.base_version_id)
           : undefined;
         if (!base) throw new StepFailure(CUSTOMIZE_MESSAGES.noLiveVersion);
         const { documents, notes: readNotes } = await readDocuments(base, blobs);
         const outlines = outlinesOf(documents, base.entryPath);
 
-        const plan = await findOwnerPlan(db, site.owner_id);
+        const plan = await deps.plans.planOf(site.owner_id);
         const provider = deps.providers.providerFor(plan ?? 'free');
         const planned = await planEdits(
           provider,
@@ -208,7 +205,7 @@ export function createCustomizeSiteJob(
           assets: result.assets,
           extra: [...(await filesAddedBy(version.replaces_version_id, base)), ...fonts.entries],
         });
-        const manifestHash = await saveManifest(blobs, manifest);
+        const manifestHash = await versions.saveManifest(manifest);
         const refused = await deps.storage.admitVersion(
           site.owner_id ? { id: site.owner_id, plan: plan ?? 'free' } : null,
           versionId,
@@ -227,7 +224,7 @@ export function createCustomizeSiteJob(
         const edits = describeEdits(applied, outlines);
         const finishedAt = new Date().toISOString();
         await db.transaction().execute(async (trx) => {
-          await completeVersion(
+          await versions.complete(
             trx,
             versionId,
             {

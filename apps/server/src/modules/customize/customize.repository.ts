@@ -13,16 +13,6 @@ export function findSiteRow(db: Db, siteId: string) {
   return db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
 }
 
-export async function findOwnerPlan(db: Db, ownerId: string | null) {
-  if (!ownerId) return undefined;
-  const row = await db
-    .selectFrom('users')
-    .select('plan')
-    .where('id', '=', ownerId)
-    .executeTakeFirst();
-  return row?.plan;
-}
-
 export interface NewStep {
   siteId: string;
   kind: Exclude<VersionKind, 'mirror'>;

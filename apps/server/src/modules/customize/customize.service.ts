@@ -25,7 +25,7 @@ import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { SitesService } from '../sites/sites.service.js';
 import type { BlobStore } from '@mirror/engine';
-import { loadManifest } from '../sites/manifests.js';
+import type { SiteVersions } from '../sites/site-versions.js';
 import type { CustomizeSitePayload } from './customize-site.job.js';
 import { rewritesAvailable, type AiProviders } from './ai-provider.js';
 import { understandInstructions } from './understand.js';
@@ -58,6 +58,7 @@ export interface CustomizeServiceDeps {
   limiter: RateLimiter;
   config: Config;
   blobs: BlobStore;
+  versions: Pick<SiteVersions, 'loadManifest'>;
   providers: AiProviders;
   storage: Pick<StorageService, 'assertRoom'>;
   /** Tells the sites host that what it serves changed (a discarded draft's preview goes away). */
@@ -106,7 +107,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       return { byModel: true, willDo: [], notUnderstood: [] };
     const hit = await deps.limiter.hit(`understand:user:${user.id}`, UNDERSTAND_RATE_LIMIT);
     if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, CUSTOMIZE_MESSAGES.rateLimited);
-    const manifest = await loadManifest(db, deps.blobs, versionId);
+    const manifest = await deps.versions.loadManifest(versionId);
     if (!manifest) throw conflict(CUSTOMIZE_MESSAGES.noLiveVersion);
     return understandInstructions(manifest, deps.blobs, instructions);
   }

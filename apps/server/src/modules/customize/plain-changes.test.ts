@@ -1,4 +1,4 @@
-import { applyPlan, type EditPlan } from '@mirror/engine';
+import { applyPlan, type EditPlan } from '@mirror/customize';
 import { describe, expect, it } from 'vitest';
 import { hasSelectorSyntax, plainChanges } from './plain-changes.js';
 

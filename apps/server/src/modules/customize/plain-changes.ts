@@ -1,4 +1,4 @@
-import { describePlan, type EditPlan } from '@mirror/engine';
+import { describePlan, type EditPlan } from '@mirror/customize';
 
 /**
  * Customers never read CSS selectors (issue 19, item 6). The engine's report lines name the

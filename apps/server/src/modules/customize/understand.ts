@@ -1,5 +1,6 @@
 import type { Understanding } from '@mirror/contract';
-import { describePlan, parseInstructions, type BlobStore, type Manifest } from '@mirror/engine';
+import type { BlobStore, Manifest } from '@mirror/engine';
+import { describePlan, parseInstructions } from '@mirror/customize';
 import { outlinesOf, readDocuments } from './version-files.js';
 
 /**

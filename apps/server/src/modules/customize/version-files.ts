@@ -1,14 +1,16 @@
 import {
   homeTitle,
-  outlinePage,
   readBlob,
   type BlobStore,
-  type PageOutline,
   type Manifest,
   type ManifestEntry,
+} from '@mirror/engine';
+import {
+  outlinePage,
+  type PageOutline,
   type PlanAsset,
   type SiteDocument,
-} from '@mirror/engine';
+} from '@mirror/customize';
 
 /**
  * Reading a version's documents for a plan and writing the next version's manifest: entries a plan

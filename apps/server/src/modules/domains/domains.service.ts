@@ -10,12 +10,8 @@ import {
   normalizeDomainName,
   type CustomDomain,
   type DeployBody,
-  type DnsRecord,
   type DomainCheckResponse,
   type DomainKind,
-  type DomainListItem,
-  type DomainVerification,
-  type ParkedDomain,
   type UpdateCustomDomainBody,
   type WwwRedirect,
 } from '@mirror/contract';
@@ -30,18 +26,15 @@ import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildClaimExpiredEmail, buildClaimTakenEmail } from './claim-emails.js';
 import {
-  canonicalHostOf,
   checkDomainDns,
   DnsUnreachableError,
-  expectedRecords,
   findZone,
-  isApexOf,
   type CheckResult,
   type DnsTarget,
-  type DomainDns,
 } from './dns-check.js';
 import { createDnsLookup, type DnsLookup } from './dns-lookup.js';
 import type { DomainRegistry } from './domain-registry.js';
+import { createDomainRecords, type StoredCheck } from './domain-records.js';
 import {
   claimDueCheck,
   countOwnedDomains,
@@ -78,23 +71,6 @@ const CLAIM_EXPIRY_MS = DOMAIN_CLAIM_EXPIRY_DAYS * 24 * HOUR;
 const CHECK_CONCURRENCY = 4;
 export const CHECK_RATE_LIMIT = { limit: 30, windowMs: MINUTE };
 
-interface StoredCheck {
-  records: Pick<DnsRecord, 'type' | 'host' | 'value' | 'status' | 'found'>[];
-  caa: { allowed: boolean; records: string[] };
-}
-
-function parseStoredCheck(json: string | null): StoredCheck | null {
-  if (!json) return null;
-  try {
-    return JSON.parse(json) as StoredCheck;
-  } catch {
-    return null;
-  }
-}
-
-const recordKey = (r: Pick<DnsRecord, 'type' | 'host' | 'value'>) =>
-  `${r.type} ${r.host} ${r.value}`;
-
 /** A new domain's first background check, soon enough to find records made beforehand. */
 function firstCheckAt(now: Date): string {
   return new Date(now.getTime() + 30_000).toISOString();
@@ -123,57 +99,7 @@ export function createDomainsService(deps: DomainsServiceDeps) {
   };
   const newLookup = deps.createLookup ?? (() => createDnsLookup(config.domains));
   const { mailer } = deps;
-  const app = new URL(config.appUrl);
-  const port = app.port ? `:${app.port}` : '';
-
-  const dnsOf = (row: DomainRow): DomainDns => ({
-    domain: row.domain,
-    zone: row.zone,
-    token: row.token,
-    wwwRedirect: row.www_redirect,
-  });
-
-  /** Where a domain's content is served. */
-  function urlOf(row: DomainRow): string {
-    const host = row.kind === 'parked' ? row.domain : canonicalHostOf(dnsOf(row));
-    return `${app.protocol}//${host}${port}/`;
-  }
-
-  /** The records to create, with what the last check found for each. */
-  function verificationOf(row: DomainRow): DomainVerification {
-    const stored = parseStoredCheck(row.last_check);
-    const found = new Map(stored?.records.map((r) => [recordKey(r), r]) ?? []);
-    const records = expectedRecords(dnsOf(row), target).map((record) => {
-      const seen = found.get(recordKey(record));
-      return seen ? { ...record, status: seen.status, found: seen.found } : record;
-    });
-    return {
-      status: row.status,
-      problem: row.problem as DomainVerification['problem'],
-      reason: row.reason,
-      records,
-      isApex: isApexOf(dnsOf(row)),
-      caa: stored?.caa ?? { allowed: true, records: [] },
-      checkedAt: row.checked_at,
-      verifiedAt: row.verified_at,
-      nextCheckAt: row.next_check_at,
-    };
-  }
-
-  function toCustomDomain(row: DomainRow): CustomDomain {
-    return {
-      ...verificationOf(row),
-      id: row.id,
-      kind: 'custom',
-      domain: row.domain,
-      siteId: row.site_id ?? '',
-      url: urlOf(row),
-      wwwRedirect: row.www_redirect,
-      sslEnabled: true,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    };
-  }
+  const { dnsOf, urlOf, verificationOf, toCustomDomain } = createDomainRecords(config, target);
 
   /** Our own names (the app, the sites domain, the CNAME target) are never a customer's. */
   function isReserved(domain: string): boolean {
@@ -583,20 +509,3 @@ export function createDomainsService(deps: DomainsServiceDeps) {
 
 export type DomainsService = ReturnType<typeof createDomainsService>;
 export type { DomainRow };
-
-/** The combined list of GET /domains: custom and parked domains, newest first. */
-export function domainListItems(
-  custom: readonly CustomDomain[],
-  parked: readonly ParkedDomain[],
-): DomainListItem[] {
-  return [...custom, ...parked]
-    .map((d) => ({
-      id: d.id,
-      kind: d.kind,
-      domain: d.domain,
-      status: d.status,
-      siteId: d.kind === 'custom' ? d.siteId : null,
-      createdAt: d.createdAt,
-    }))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
-}

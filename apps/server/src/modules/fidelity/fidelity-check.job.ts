@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { FIDELITY_MAX_PAGES, type PlanId } from '@mirror/contract';
+import { FIDELITY_MAX_PAGES } from '@mirror/contract';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../platform/db/database.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
 import type { NetSettings } from '../../platform/sandbox/net-settings.js';
 import { SandboxError, type Sandbox } from '../../platform/sandbox/sandbox.js';
-import { completeVersion, findSite, nextVersionNumber } from '../sites/sites.repository.js';
+import type { UserPlans } from '../auth/user-plans.js';
+import type { SiteVersions } from '../sites/site-versions.js';
 import type { StorageService } from '../storage/storage.service.js';
 import {
   fidelityCheckTask,
@@ -28,6 +28,9 @@ export interface FidelityCheckDeps {
   db: Db;
   config: Config;
   sandbox: Sandbox;
+  versions: Pick<SiteVersions, 'find' | 'publishRepair'>;
+  /** The site owner's plan sets how many pages a check takes. */
+  plans: UserPlans;
   /** TEST-ONLY: the address policy's exempt addresses and names (default: the configuration's). */
   net?: Omit<NetSettings, 'allowPrivateNetworks'>;
   storage: Pick<StorageService, 'admitVersion'>;
@@ -46,79 +49,11 @@ export interface FidelityCheckDeps {
 export function createFidelityCheckJob(
   deps: FidelityCheckDeps,
 ): JobDefinition<FidelityCheckPayload> {
-  const { db, config, sandbox } = deps;
+  const { db, config, sandbox, versions } = deps;
   const net: NetSettings = {
     allowPrivateNetworks: config.mirror.allowPrivateNetworks,
     ...deps.net,
   };
-
-  /** Publishes a repaired copy as a new live version; null when it cannot or need not be. */
-  async function publishRepair(
-    siteId: string,
-    checkedId: string,
-    repaired: NonNullable<FidelityCheckOutput['repaired']>,
-    owner: { id: string; plan: PlanId } | null,
-    paths: string[],
-  ): Promise<string | null> {
-    const versionId = randomUUID();
-    const now = new Date().toISOString();
-    const created = await db.transaction().execute(async (trx) => {
-      const site = await findSite(trx, siteId);
-      if (site?.live_version_id !== checkedId) return false;
-      await trx
-        .insertInto('site_versions')
-        .values({
-          id: versionId,
-          site_id: siteId,
-          number: await nextVersionNumber(trx, siteId),
-          status: 'processing',
-          manifest_hash: null,
-          error: null,
-          created_at: now,
-          finished_at: null,
-          kind: 'mirror',
-          base_version_id: checkedId,
-        })
-        .execute();
-      return true;
-    });
-    if (!created) return null;
-    const refused = await deps.storage.admitVersion(owner, versionId, repaired.manifestHash);
-    const published =
-      !refused &&
-      (await db.transaction().execute(async (trx) => {
-        const site = await findSite(trx, siteId);
-        if (site?.live_version_id !== checkedId) return false;
-        await completeVersion(
-          trx,
-          versionId,
-          {
-            manifestHash: repaired.manifestHash,
-            stats: repaired.stats,
-            failed: repaired.failed,
-            finishedAt: new Date().toISOString(),
-            title: repaired.title,
-          },
-          {
-            changes: JSON.stringify([
-              `Captured again after the fidelity check: ${paths.join(', ')}`,
-            ]),
-          },
-        );
-        await trx
-          .updateTable('sites')
-          .set({ live_version_id: versionId, updated_at: new Date().toISOString() })
-          .where('id', '=', siteId)
-          .execute();
-        return true;
-      }));
-    if (!published) {
-      await db.deleteFrom('site_versions').where('id', '=', versionId).execute();
-      return null;
-    }
-    deps.onPublished(siteId);
-    return versionId;
-  }
 
   return defineJob({
     name: 'fidelity-check',
@@ -131,26 +66,12 @@ export function createFidelityCheckJob(
     async handle({ versionId }, context) {
       const row = await findReport(db, versionId);
       if (!row || row.state === 'completed' || row.state === 'failed') return;
-      const version = await db
-        .selectFrom('site_versions')
-        .select(['site_id', 'status', 'manifest_hash'])
-        .where('id', '=', versionId)
-        .executeTakeFirst();
+      const version = await versions.find(versionId);
       if (!version?.manifest_hash || version.status !== 'completed') {
         return setState(db, versionId, 'failed', 'The version is not available any more.');
       }
-      const site = await findSite(db, version.site_id);
-      if (!site) return;
-      const plan = site.owner_id
-        ? ((
-            await db
-              .selectFrom('users')
-              .select('plan')
-              .where('id', '=', site.owner_id)
-              .executeTakeFirst()
-          )?.plan ?? null)
-        : null;
-      const owner = site.owner_id && plan ? { id: site.owner_id, plan } : null;
+      const plan = await deps.plans.planOf(version.owner_id);
+      const owner = version.owner_id && plan ? { id: version.owner_id, plan } : null;
       const paths = row.paths ? (JSON.parse(row.paths) as string[]) : undefined;
       const maxPages = Math.min(
         FIDELITY_MAX_PAGES[plan ?? 'demo'],
@@ -200,23 +121,31 @@ export function createFidelityCheckJob(
       const repairedPaths = [
         ...new Set(output.report.pages.filter((p) => p.repaired).map((p) => p.path)),
       ];
-      const repairedId = output.repaired
-        ? await publishRepair(site.id, versionId, output.repaired, owner, repairedPaths)
+      const repaired = output.repaired;
+      const repairedId = repaired
+        ? await versions.publishRepair(
+            version.site_id,
+            versionId,
+            repaired,
+            [`Captured again after the fidelity check: ${repairedPaths.join(', ')}`],
+            (id) => deps.storage.admitVersion(owner, id, repaired.manifestHash),
+          )
         : null;
+      if (repairedId) deps.onPublished(version.site_id);
       await saveReport(db, {
         versionId,
-        siteId: site.id,
+        siteId: version.site_id,
         report: merge(withoutRepairs(output.report)),
         repairedVersionId: repairedId,
       });
       if (repairedId) {
         await saveReport(db, {
           versionId: repairedId,
-          siteId: site.id,
+          siteId: version.site_id,
           report: merge(output.report),
           repairedVersionId: null,
         });
-        await deps.onRepaired?.(site.id, repairedId);
+        await deps.onRepaired?.(version.site_id, repairedId);
       }
     },
   });

@@ -3,23 +3,13 @@
  * taken back out (a repair that was not published), and the API's answer.
  */
 import type { FidelityPage, FidelityReportResponse } from '@mirror/contract';
-import { fidelityScore } from '@mirror/engine';
+import { summarizeFidelity } from '@mirror/engine';
 import type { StoredFidelityPage, StoredFidelityReport } from './fidelity-check.task.js';
 import { pagesChecked, type FidelityRow } from './fidelity.repository.js';
 
-/** Counts over pages × widths, and the score, from the pages. */
+/** The report with its score and counts derived again from its pages. */
 function recount(report: StoredFidelityReport): StoredFidelityReport {
-  const { pages } = report;
-  return {
-    ...report,
-    score: fidelityScore(pages),
-    summary: {
-      checked: pages.length,
-      belowThreshold: pages.filter((p) => p.belowThreshold).length,
-      repaired: pages.filter((p) => p.repaired && !p.belowThreshold).length,
-      unmeasured: pages.filter((p) => p.unmeasured !== undefined).length,
-    },
-  };
+  return { ...report, ...summarizeFidelity(report.pages) };
 }
 
 /** The last report with the pages of a partial check (same path and width) replaced or added. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_SITES } from './reference-catalogue.js';
+import { parseConcepts } from './idea-synonyms.js';
+import { parseReferenceSites, REFERENCE_SITES } from './reference-catalogue.js';
 import { CATEGORY_KEYWORDS, REFERENCE_CATEGORIES } from './reference-categories.js';
 
 describe('reference catalogue', () => {
@@ -43,5 +44,39 @@ describe('reference catalogue', () => {
     }
     const known = new Set<string>(REFERENCE_CATEGORIES);
     expect(REFERENCE_SITES.filter((s) => !known.has(s.category))).toEqual([]);
+  });
+});
+
+describe('bundled data files', () => {
+  const site = {
+    title: 'Stripe',
+    url: 'https://stripe.com',
+    category: 'saas',
+    tags: ['payments'],
+    description: 'Payments infrastructure.',
+  };
+
+  it('accepts good catalogue entries as they are', () => {
+    expect(parseReferenceSites([site])).toEqual([site]);
+  });
+
+  it('refuses a bad catalogue entry, naming its file, position, title and field', () => {
+    const bad = [site, { ...site, title: 'Plain', url: 'http://plain.example' }];
+    expect(() => parseReferenceSites(bad)).toThrow(
+      /^reference-catalogue\.json: entry 1 \("Plain"\) is invalid: url: /,
+    );
+    expect(() => parseReferenceSites([{ ...site, category: 'spaceships' }])).toThrow(
+      /entry 0 \("Stripe"\) is invalid: category: /,
+    );
+    expect(() => parseReferenceSites([{ ...site, tags: [] }])).toThrow(/tags: /);
+    expect(() => parseReferenceSites({ sites: [site] })).toThrow(/expected an array/);
+  });
+
+  it('refuses a bad synonym concept, naming its terms', () => {
+    expect(parseConcepts([{ terms: 'pizza', words: ['pizzeria'] }])).toHaveLength(1);
+    expect(() => parseConcepts([{ terms: 'pizza italian', words: 'pizzeria' }])).toThrow(
+      /^idea-synonyms\.json: entry 0 \("pizza italian"\) is invalid: words: /,
+    );
+    expect(() => parseConcepts([{ terms: 'x', words: ['a'], extra: 1 }])).toThrow(/entry 0/);
   });
 });

@@ -27,10 +27,9 @@ import {
 } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
-import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
 import type { DomainRegistry } from '../domains/domain-registry.js';
-import { detachDueDomains, ownersMissingDeadlines } from '../domains/plan-downgrade.js';
 import type { AnalyticsService } from '../analytics/analytics.service.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { rewritesAvailable } from '../customize/ai-provider.js';
@@ -43,29 +42,18 @@ import type { WebhookParser } from './payment-providers.js';
 import {
   findCurrentSubscription,
   findCustomerId,
-  findUserIdByCustomer,
   LIVE_STATUSES,
   markRewritePaid,
   pruneEvents,
-  recordEvent,
   saveCustomerId,
   toSubscription,
   usageFigures,
-  writeSubscription,
-  type DbOrTrx,
-  type PlanChangeHook,
   type SubscriptionRecord,
 } from './payments.repository.js';
-import {
-  applyPlanLimits,
-  detachedMail,
-  downgradeMail,
-  isDowngrade,
-  planPreview,
-  type PlanChangeEffects,
-} from './plan-change.js';
+import { planPreview } from './plan-change.js';
 import type { TestCard, TestPaymentProvider } from './test-mode/provider.js';
 import type { StorageService } from '../storage/storage.service.js';
+import { createBillingState } from './billing-state.js';
 
 const HOUR = 3_600_000;
 /**
@@ -83,8 +71,6 @@ const EVENT_RETENTION_MS = 30 * 24 * HOUR;
 /** Metadata keys the server sets; a client's generic payment cannot pose as a rewrite payment. */
 const RESERVED_METADATA = new Set(['cloneId', 'userId', 'purpose']);
 export const AI_REWRITE_DESCRIPTION = 'AI Website Rewrite';
-
-export type EventOutcome = 'applied' | 'duplicate' | 'stale' | 'ignored';
 
 export interface PaymentsServiceDeps {
   db: Db;
@@ -104,8 +90,6 @@ export interface PaymentsServiceDeps {
   /** Reloaded when custom domains beyond a plan are detached. */
   domainRegistry: Pick<DomainRegistry, 'refresh'>;
 }
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
  * A key per user, purpose and client request (its Idempotency-Key header, else its request id): a
@@ -169,99 +153,6 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return saveCustomerId(db, user.id, mode, created);
   }
 
-  /** Accounts being deleted: their billing ends, and they get no mail about what that changes. */
-  const closingAccounts = new Set<string>();
-  const links = { appUrl: config.appUrl, sitesDomain: config.sitesDomain };
-
-  /** A mail to an account's owner; a failure is logged (the billing state is stored already). */
-  async function mailOwner(
-    userId: string,
-    build: (owner: { email: string; name: string; plan: PlanId }) => MailMessage | null,
-  ): Promise<void> {
-    if (closingAccounts.has(userId)) return;
-    const owner = await db
-      .selectFrom('users')
-      .select(['email', 'name', 'plan'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    const message = owner ? build(owner) : null;
-    if (!message) return;
-    try {
-      await deps.mailer.send(message);
-    } catch (err) {
-      log.error({ err, userId }, 'plan mail not sent');
-    }
-  }
-
-  /**
-   * Runs a billing write with the new plan's limits applied in its transaction when it changes
-   * `users.plan` (plan-change.ts); after it commits, a downgrade is mailed to the owner.
-   */
-  async function withPlanLimits<T>(write: (onPlanChange: PlanChangeHook) => Promise<T>) {
-    const changes: PlanChangeEffects[] = [];
-    const result = await write(async (trx, change) => {
-      changes.push(await applyPlanLimits(trx, change));
-    });
-    for (const effects of changes) {
-      log.info(
-        {
-          userId: effects.userId,
-          from: effects.from,
-          to: effects.to,
-          readOnlySites: effects.sites.readOnly.length,
-          syncsStopped: effects.syncsStopped.length,
-          domainsDetaching: effects.detaching.length,
-        },
-        'plan changed',
-      );
-      if (isDowngrade(effects)) {
-        await mailOwner(effects.userId, (owner) => downgradeMail(owner, effects, links));
-      }
-    }
-    return result;
-  }
-
-  /**
-   * What a provider call answered is the newest state there is, so it is stored at once (a webhook
-   * may come later or never reach a developer's machine), through the same code as events.
-   */
-  async function sync(customerId: string, subscription: Subscription): Promise<void> {
-    await withPlanLimits((onPlanChange) =>
-      db
-        .transaction()
-        .execute((trx) =>
-          writeSubscription(trx, { customerId, subscription, stateAt: nowSeconds(), onPlanChange }),
-        ),
-    );
-  }
-
-  /**
-   * The deadlines of plan limits (periodic): custom domains beyond their owner's plan without a
-   * deadline get one (and a mail), and those whose deadline has come are detached (and mailed).
-   */
-  async function enforcePlanDeadlines(now: Date): Promise<void> {
-    for (const { ownerId, plan } of await ownersMissingDeadlines(db)) {
-      const effects = await db
-        .transaction()
-        .execute((trx) => applyPlanLimits(trx, { userId: ownerId, from: plan, to: plan, at: now }));
-      await mailOwner(ownerId, (owner) => downgradeMail(owner, effects, links));
-    }
-    const detached = await detachDueDomains(db, now);
-    if (detached.length === 0) return;
-    await deps.domainRegistry.refresh();
-    for (const { ownerId, domains } of detached) {
-      log.info({ userId: ownerId, domains: domains.map((d) => d.domain) }, 'domains detached');
-      await mailOwner(ownerId, (owner) =>
-        detachedMail(
-          owner,
-          owner.plan,
-          domains.map((d) => d.domain),
-          links,
-        ),
-      );
-    }
-  }
-
   async function liveSubscription(user: UserRow): Promise<SubscriptionRecord> {
     const current = await findCurrentSubscription(db, user.id);
     if (!current || !LIVE_STATUSES.includes(current.status)) {
@@ -280,53 +171,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return deps.testMode;
   }
 
-  /** Opens the rewrite for a paid intent made by our ai-rewrite call, for the clone's owner only. */
-  async function applyRewritePayment(
-    trx: DbOrTrx,
-    customerId: string | null,
-    metadata: Record<string, string>,
-  ): Promise<EventOutcome> {
-    const { purpose, cloneId, userId } = metadata;
-    if (purpose !== 'ai_rewrite' || !cloneId || !userId) return 'ignored';
-    if (customerId && (await findUserIdByCustomer(trx, customerId)) !== userId) return 'ignored';
-    return (await markRewritePaid(trx, cloneId, userId)) ? 'applied' : 'ignored';
-  }
-
-  /**
-   * The one place provider events change our state. Each event is applied once (its id is
-   * recorded in the same transaction as its effect); one older than the stored state of its
-   * subscription changes nothing.
-   */
-  async function applyEvent(event: BillingEvent): Promise<EventOutcome> {
-    const outcome = await withPlanLimits((onPlanChange) =>
-      db.transaction().execute(async (trx): Promise<EventOutcome> => {
-        if (!(await recordEvent(trx, event))) return 'duplicate';
-        switch (event.type) {
-          case 'subscription.updated':
-          case 'subscription.deleted': {
-            const subscription =
-              event.type === 'subscription.deleted' &&
-              LIVE_STATUSES.includes(event.subscription.status)
-                ? { ...event.subscription, status: 'canceled' as const }
-                : event.subscription;
-            const written = await writeSubscription(trx, {
-              customerId: event.customerId,
-              subscription,
-              stateAt: event.created,
-              onPlanChange,
-            });
-            return written === 'unknown_customer' ? 'ignored' : written;
-          }
-          case 'payment_intent.succeeded':
-            return applyRewritePayment(trx, event.customerId, event.metadata);
-          default:
-            return 'ignored';
-        }
-      }),
-    );
-    log.info({ eventId: event.id, type: event.type, outcome }, 'billing event');
-    return outcome;
-  }
+  const { applyEvent, sync, enforcePlanDeadlines, closingAccounts } = createBillingState(deps);
 
   return {
     mode,

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import type { Db } from '../../platform/db/database.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
-import { setVersionThumbnail } from '../sites/sites.repository.js';
+import type { SiteVersions } from '../sites/site-versions.js';
 import type { ScreenshotsService } from './screenshots.service.js';
 
 const ThumbnailVersionPayload = z.object({ versionId: z.string() });
 export type ThumbnailVersionPayload = z.infer<typeof ThumbnailVersionPayload>;
 
 export interface ThumbnailVersionDeps {
-  db: Db;
+  versions: Pick<SiteVersions, 'find' | 'setThumbnail'>;
   screenshots: Pick<ScreenshotsService, 'versionThumbnail'>;
 }
 
@@ -19,23 +18,19 @@ export interface ThumbnailVersionDeps {
 export function createThumbnailVersionJob(
   deps: ThumbnailVersionDeps,
 ): JobDefinition<ThumbnailVersionPayload> {
-  const { db, screenshots } = deps;
+  const { versions, screenshots } = deps;
   return defineJob({
     name: 'thumbnail-version',
     payload: ThumbnailVersionPayload,
     maxAttempts: 2,
     backoffMs: 30_000,
     async handle({ versionId }) {
-      const version = await db
-        .selectFrom('site_versions')
-        .select(['status', 'thumbnail_hash', 'manifest_hash'])
-        .where('id', '=', versionId)
-        .executeTakeFirst();
+      const version = await versions.find(versionId);
       // Deleted meanwhile, not finished, or done already (a retried job).
       if (!version || version.status !== 'completed' || version.thumbnail_hash) return;
       if (!version.manifest_hash) return;
       const { hash } = await screenshots.versionThumbnail(versionId, version.manifest_hash);
-      await setVersionThumbnail(db, versionId, hash);
+      await versions.setThumbnail(versionId, hash);
     },
   });
 }

@@ -30,6 +30,7 @@ import {
   findVersion,
   updateRunState,
 } from './sites.repository.js';
+import type { UserPlans } from '../auth/user-plans.js';
 import type { StorageService } from '../storage/storage.service.js';
 
 /** Tries of one run before it is reported as failed. */
@@ -92,6 +93,8 @@ export type MirrorSitePayload = z.infer<typeof MirrorSitePayload>;
 export interface MirrorSiteDeps {
   db: Db;
   config: Config;
+  /** The site owner's plan sets the run's limits. */
+  plans: UserPlans;
   sandbox: Sandbox;
   /** TEST-ONLY: the address policy's exempt addresses and names (default: the configuration's). */
   net?: Omit<NetSettings, 'allowPrivateNetworks'>;
@@ -193,14 +196,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       const site = await findSite(db, siteId);
       const version = site ? await findVersion(db, siteId, versionId) : undefined;
       if (!site || !version || version.status === 'completed') return;
-      const owner = site.owner_id
-        ? await db
-            .selectFrom('users')
-            .select('plan')
-            .where('id', '=', site.owner_id)
-            .executeTakeFirst()
-        : undefined;
-      const limits = limitsFor(owner?.plan ?? null);
+      const plan = await deps.plans.planOf(site.owner_id);
+      const limits = limitsFor(plan);
 
       await db
         .updateTable('site_versions')
@@ -314,7 +311,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         return fail(message, failure);
       }
       const refused = await deps.storage.admitVersion(
-        site.owner_id && owner ? { id: site.owner_id, plan: owner.plan } : null,
+        site.owner_id && plan ? { id: site.owner_id, plan } : null,
         versionId,
         output.manifestHash,
       );

@@ -1,7 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { CLONE_STATUS_TEXTS, type EditOp, type SyncSchedule } from '@mirror/contract';
 import type { MirrorStats } from '@mirror/engine';
 import type { Db } from '../../platform/db/database.js';
-import type { SiteStatus, SiteVersionsTable } from '../../platform/db/schema.js';
-import type { Updateable } from 'kysely';
+import type {
+  SiteStatus,
+  SitesTable,
+  SiteVersionsTable,
+  VersionKind,
+} from '../../platform/db/schema.js';
+import type { Insertable, Updateable } from 'kysely';
 
 export async function countOwnedSites(db: Db, ownerId: string): Promise<number> {
   const row = await db
@@ -229,4 +236,208 @@ export function findUntitledLiveVersions(db: Db, versionIds: readonly string[]) 
 
 export async function setVersionTitle(db: Db, versionId: string, title: string): Promise<void> {
   await db.updateTable('site_versions').set({ title }).where('id', '=', versionId).execute();
+}
+
+export async function insertSite(db: Db, site: Insertable<SitesTable>): Promise<void> {
+  await db.insertInto('sites').values(site).execute();
+}
+
+export async function deleteSite(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('sites').where('id', '=', id).execute();
+}
+
+/** A step recorded with a run, started by the run's job once the mirror succeeds. */
+export interface RunStep {
+  kind: Exclude<VersionKind, 'mirror'>;
+  instructions: string | null;
+  idea: string | null;
+  ops: EditOp[];
+  carried?: boolean;
+}
+
+/**
+ * A new pending mirror version (and the step to run after it), and the site's state reset for
+ * its run, in one transaction.
+ */
+export async function insertRun(
+  db: Db,
+  siteId: string,
+  versionId: string,
+  followUp: RunStep | undefined,
+  now: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const number = await nextVersionNumber(trx, siteId);
+    const pending = {
+      site_id: siteId,
+      status: 'pending' as const,
+      manifest_hash: null,
+      error: null,
+      created_at: now,
+      finished_at: null,
+    };
+    await trx
+      .insertInto('site_versions')
+      .values({ ...pending, id: versionId, number })
+      .execute();
+    if (followUp) {
+      await trx
+        .insertInto('site_versions')
+        .values({
+          ...pending,
+          id: randomUUID(),
+          number: number + 1,
+          kind: followUp.kind,
+          base_version_id: versionId,
+          instructions: followUp.instructions,
+          idea: followUp.idea,
+          requested_ops: followUp.ops.length > 0 ? JSON.stringify(followUp.ops) : null,
+          carried: followUp.carried ? 1 : 0,
+        })
+        .execute();
+    }
+    await trx
+      .updateTable('sites')
+      .set({
+        status: 'pending',
+        current_status: CLONE_STATUS_TEXTS.validating,
+        progress: 0,
+        estimated_time: null,
+        error: null,
+        error_kind: null,
+        error_detail: null,
+        run_counts: null,
+        current_url: null,
+        current_version_id: versionId,
+        updated_at: now,
+      })
+      .where('id', '=', siteId)
+      .execute();
+  });
+}
+
+export async function setLiveVersion(db: Db, siteId: string, versionId: string): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set({ live_version_id: versionId, updated_at: new Date().toISOString() })
+    .where('id', '=', siteId)
+    .execute();
+}
+
+/** The live pointer moves to the version; a published draft becomes a version like any other. */
+export async function publishVersion(
+  db: Db,
+  siteId: string,
+  version: { id: string; draft: number },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await setLiveVersion(trx, siteId, version.id);
+    if (version.draft === 1) {
+      await trx
+        .updateTable('site_versions')
+        .set({ draft: 0 })
+        .where('id', '=', version.id)
+        .execute();
+    }
+  });
+}
+
+export async function setSubdomain(db: Db, siteId: string, subdomain: string): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set({ subdomain, updated_at: new Date().toISOString() })
+    .where('id', '=', siteId)
+    .execute();
+}
+
+/** The schedule and the next sync's time (none when off, or to turn a sync off unasked). */
+export async function setSyncSchedule(
+  db: Db,
+  siteId: string,
+  schedule: SyncSchedule,
+  nextSyncAt: string | null,
+  updatedAt?: string,
+): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set({
+      sync_schedule: schedule,
+      next_sync_at: nextSyncAt,
+      ...(updatedAt ? { updated_at: updatedAt } : {}),
+    })
+    .where('id', '=', siteId)
+    .execute();
+}
+
+export async function setNextSync(db: Db, siteId: string, nextSyncAt: string): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set({ next_sync_at: nextSyncAt })
+    .where('id', '=', siteId)
+    .execute();
+}
+
+/** Deletes the unclaimed demos past their time; answers their ids. */
+export async function deleteExpiredDemos(db: Db, now: string): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('sites')
+    .where('owner_id', 'is', null)
+    .where('expires_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Sites whose scheduled sync is due and that are not running now. */
+export function findDueSyncs(db: Db, now: string, running: readonly SiteStatus[]) {
+  return db
+    .selectFrom('sites')
+    .select(['id', 'sync_schedule'])
+    .where('sync_schedule', '!=', 'off')
+    .where('next_sync_at', '<=', now)
+    .where('status', 'not in', [...running])
+    .execute();
+}
+
+/** A version with its site's owner (what the jobs of other modules check first). */
+export function findVersionWithOwner(db: Db, versionId: string) {
+  return db
+    .selectFrom('site_versions')
+    .innerJoin('sites', 'sites.id', 'site_versions.site_id')
+    .select([
+      'site_versions.id',
+      'site_versions.site_id',
+      'site_versions.status',
+      'site_versions.manifest_hash',
+      'site_versions.thumbnail_hash',
+      'sites.owner_id',
+    ])
+    .where('site_versions.id', '=', versionId)
+    .executeTakeFirst();
+}
+
+/** A mirror version made from `baseVersionId` outside a run (a fidelity check's repair). */
+export async function insertRepairVersion(
+  db: Db,
+  version: { id: string; siteId: string; baseVersionId: string },
+): Promise<void> {
+  await db
+    .insertInto('site_versions')
+    .values({
+      id: version.id,
+      site_id: version.siteId,
+      number: await nextVersionNumber(db, version.siteId),
+      status: 'processing',
+      manifest_hash: null,
+      error: null,
+      created_at: new Date().toISOString(),
+      finished_at: null,
+      kind: 'mirror',
+      base_version_id: version.baseVersionId,
+    })
+    .execute();
+}
+
+export async function deleteVersion(db: Db, versionId: string): Promise<void> {
+  await db.deleteFrom('site_versions').where('id', '=', versionId).execute();
 }

@@ -1,34 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
 import {
   CLONE_STATUS_TEXTS,
   DEMO_RETENTION_DAYS,
   getPlan,
-  isMirrorFailureKind,
   isPaidPlan,
   normalizeSourceUrl,
   PLAN_LIMIT_MESSAGES,
-  RunCounts,
   SITE_MESSAGES,
   type AnalyticsPeriod,
   type AnalyticsResponse,
   type CloneRecord,
   type CloneRequestBody,
   EditOp,
-  type EditPlan,
   type FidelitySummary,
-  type MirrorFailureKind,
   type PlanId,
   type SiteVersion,
   type SyncSchedule,
-  type VersionEdit,
-  versionPreviewLabel,
 } from '@mirror/contract';
-import { assertPublicUrl, describePlan, RefusedAddressError, type BlobStore } from '@mirror/engine';
-import yazl from 'yazl';
+import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import {
@@ -45,30 +34,36 @@ import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { Sandbox } from '../../platform/sandbox/sandbox.js';
 import type { AnalyticsService } from '../analytics/analytics.service.js';
-import { screenshotPath } from '../screenshots/screenshots.service.js';
 import type { StorageService } from '../storage/storage.service.js';
-import { exportSiteTask } from './export-site.task.js';
 import { siteTitlesTask } from './site-titles.task.js';
 import type { MirrorSitePayload } from './mirror-site.job.js';
+import { zipStaticFolder } from './site-export.js';
+import { createSiteRecords, type SiteRow } from './site-records.js';
 import {
   claimDemoSites,
   countOwnedSites,
+  deleteExpiredDemos,
+  deleteSite,
   editsSinceMirror,
+  findDueSyncs,
   findSite,
   findUnclaimedDemoIds,
   findVersion,
+  insertRun,
+  insertSite,
   isSubdomainTaken,
   findUntitledLiveVersions,
   listOwnedSites,
+  publishVersion,
+  setNextSync,
+  setSubdomain,
+  setSyncSchedule,
   setVersionTitle,
   listVersions,
-  nextVersionNumber,
+  type RunStep,
 } from './sites.repository.js';
 import { parseSubdomain, randomSubdomain } from './subdomains.js';
 import { assertSiteEditable, mayStartScheduledSync } from './plan-limits.js';
-import { plainChanges } from '../customize/plain-changes.js';
-
-type SiteRow = NonNullable<Awaited<ReturnType<typeof findSite>>>;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -121,39 +116,12 @@ function demoClaimMessage(claimed: number, asked: number, overAllowance: boolean
   return done;
 }
 
-/** A customization or AI rewrite to run on a fresh mirror once it completes. */
-export interface FollowUpStep {
-  kind: 'customize' | 'rewrite';
-  instructions: string | null;
-  idea: string | null;
-  ops: EditOp[];
-  /**
-   * The edits of the live version re-applied after a re-mirror or sync: reviewed already, so the
-   * step publishes at once. Every other customization becomes a draft (issue 19).
-   */
-  carried?: boolean;
-}
-
-function parseList(json: string | null): string[] {
-  return json ? (JSON.parse(json) as string[]) : [];
-}
-
-/** A failed run's category and detail, beside its English `error` (issue 20, item 3). */
-function failureOf(row: {
-  error: string | null;
-  error_kind: string | null;
-  error_detail: string | null;
-}): { errorKind: MirrorFailureKind | null; errorDetail: string | null } {
-  if (row.error === null || !isMirrorFailureKind(row.error_kind))
-    return { errorKind: null, errorDetail: null };
-  return { errorKind: row.error_kind, errorDetail: row.error_detail };
-}
-
-function countsOf(json: string | null): RunCounts | null {
-  if (!json) return null;
-  const parsed = RunCounts.safeParse(JSON.parse(json));
-  return parsed.success ? parsed.data : null;
-}
+/**
+ * A customization or AI rewrite to run on a fresh mirror once it completes. `carried`: the edits
+ * of the live version re-applied after a re-mirror or sync, reviewed already, so the step
+ * publishes at once. Every other customization becomes a draft (issue 19).
+ */
+export type FollowUpStep = RunStep;
 
 export interface SitesServiceDeps {
   db: Db;
@@ -173,81 +141,12 @@ export interface SitesServiceDeps {
   fidelitySummaries?(versionIds: readonly string[]): Promise<Map<string, FidelitySummary>>;
 }
 
-/**
- * The applied plan's edits in plain words, one per op: the descriptions written when the version
- * was made, else the plan described now (versions made before they were kept).
- */
-function editsOf(version: { plan: string | null; edits: string | null }): VersionEdit[] {
-  if (!version.plan) return [];
-  const plan = JSON.parse(version.plan) as Partial<EditPlan>;
-  const ops = Array.isArray(plan.ops) ? plan.ops : [];
-  const stored = version.edits ? (JSON.parse(version.edits) as unknown) : null;
-  let lines: string[];
-  if (Array.isArray(stored) && stored.length === ops.length) lines = stored as string[];
-  else {
-    try {
-      lines = describePlan({ ops });
-    } catch {
-      lines = ops.map(() => 'A change to the page');
-    }
-  }
-  return lines.map((description, index) => ({ index, description }));
-}
-
-/** Time an export of a site's static folder may take. */
-export const EXPORT_TIMEOUT_MS = 5 * 60_000;
 /** Reading the titles of older live versions, when sites are listed (once per version). */
 const TITLES_TIMEOUT_MS = 20_000;
 
-/** Adds every file under `dir` to the zip, with paths relative to it. */
-function addFolder(zip: yazl.ZipFile, dir: string, prefix = ''): void {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) addFolder(zip, full, name);
-    else zip.addFile(full, name);
-  }
-}
-
 export function createSitesService(deps: SitesServiceDeps) {
   const { db, config } = deps;
-  const app = new URL(config.appUrl);
-  const port = app.port ? `:${app.port}` : '';
-
-  const previewUrlOf = (subdomain: string | null) =>
-    subdomain ? `${app.protocol}//${subdomain}.${config.sitesDomain}${port}/` : null;
-  const thumbnailUrlOf = (hash: string | null) => (hash ? screenshotPath(hash) : null);
-
-  function toRecord(site: SiteRow): CloneRecord {
-    return {
-      id: site.id,
-      status: site.status,
-      currentStatus: site.current_status ?? CLONE_STATUS_TEXTS.validating,
-      previewUrl: previewUrlOf(site.subdomain),
-      progress: site.progress,
-      estimatedTime: site.estimated_time,
-      sourceUrl: site.source_url,
-      targetDomain: site.subdomain ? `${site.subdomain}.${config.sitesDomain}` : null,
-      aiInstructions: site.ai_instructions,
-      customizations: site.customizations
-        ? (JSON.parse(site.customizations) as Record<string, unknown>)
-        : {},
-      isDemo: site.is_demo === 1,
-      error: site.error,
-      ...failureOf(site),
-      counts: countsOf(site.run_counts),
-      currentUrl: site.current_url,
-      syncSchedule: site.sync_schedule,
-      liveVersionId: site.live_version_id,
-      ownerPreviewUrl: site.live_version_id
-        ? previewUrlOf(versionPreviewLabel(site.live_version_id))
-        : null,
-      thumbnailUrl: thumbnailUrlOf(site.live_thumbnail_hash),
-      title: site.live_title || null,
-      createdAt: site.created_at,
-      updatedAt: site.updated_at,
-    };
-  }
+  const { previewUrlOf, toRecord, toVersion } = createSiteRecords(config);
 
   /**
    * Live versions made before titles were kept get theirs now, read from their stored home pages
@@ -355,61 +254,7 @@ export function createSitesService(deps: SitesServiceDeps) {
    */
   async function startRun(siteId: string, followUp?: FollowUpStep): Promise<void> {
     const versionId = randomUUID();
-    const now = new Date().toISOString();
-    await db.transaction().execute(async (trx) => {
-      const number = await nextVersionNumber(trx, siteId);
-      await trx
-        .insertInto('site_versions')
-        .values({
-          id: versionId,
-          site_id: siteId,
-          number,
-          status: 'pending',
-          manifest_hash: null,
-          error: null,
-          created_at: now,
-          finished_at: null,
-        })
-        .execute();
-      if (followUp) {
-        await trx
-          .insertInto('site_versions')
-          .values({
-            id: randomUUID(),
-            site_id: siteId,
-            number: number + 1,
-            status: 'pending',
-            manifest_hash: null,
-            error: null,
-            created_at: now,
-            finished_at: null,
-            kind: followUp.kind,
-            base_version_id: versionId,
-            instructions: followUp.instructions,
-            idea: followUp.idea,
-            requested_ops: followUp.ops.length > 0 ? JSON.stringify(followUp.ops) : null,
-            carried: followUp.carried ? 1 : 0,
-          })
-          .execute();
-      }
-      await trx
-        .updateTable('sites')
-        .set({
-          status: 'pending',
-          current_status: CLONE_STATUS_TEXTS.validating,
-          progress: 0,
-          estimated_time: null,
-          error: null,
-          error_kind: null,
-          error_detail: null,
-          run_counts: null,
-          current_url: null,
-          current_version_id: versionId,
-          updated_at: now,
-        })
-        .where('id', '=', siteId)
-        .execute();
-    });
+    await insertRun(db, siteId, versionId, followUp, new Date().toISOString());
     await deps.jobs.enqueue(deps.mirrorJob, { siteId, versionId });
   }
 
@@ -455,29 +300,26 @@ export function createSitesService(deps: SitesServiceDeps) {
       const id = randomUUID();
       const now = new Date();
       try {
-        await db
-          .insertInto('sites')
-          .values({
-            id,
-            owner_id: user?.id ?? null,
-            is_demo: user ? 0 : 1,
-            source_url: sourceUrl,
-            subdomain,
-            status: 'pending',
-            current_status: CLONE_STATUS_TEXTS.validating,
-            ai_instructions: wantsInstructions ? body.aiInstructions!.trim() : null,
-            customizations:
-              body.customizations && Object.keys(body.customizations).length > 0
-                ? JSON.stringify(body.customizations)
-                : null,
-            demo_ip: user ? null : ip,
-            expires_at: user
-              ? null
-              : new Date(now.getTime() + DEMO_RETENTION_DAYS * DAY).toISOString(),
-            created_at: now.toISOString(),
-            updated_at: now.toISOString(),
-          })
-          .execute();
+        await insertSite(db, {
+          id,
+          owner_id: user?.id ?? null,
+          is_demo: user ? 0 : 1,
+          source_url: sourceUrl,
+          subdomain,
+          status: 'pending',
+          current_status: CLONE_STATUS_TEXTS.validating,
+          ai_instructions: wantsInstructions ? body.aiInstructions!.trim() : null,
+          customizations:
+            body.customizations && Object.keys(body.customizations).length > 0
+              ? JSON.stringify(body.customizations)
+              : null,
+          demo_ip: user ? null : ip,
+          expires_at: user
+            ? null
+            : new Date(now.getTime() + DEMO_RETENTION_DAYS * DAY).toISOString(),
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        });
       } catch (err) {
         if (await isSubdomainTaken(db, subdomain)) throw conflict(SITE_MESSAGES.subdomainTaken);
         throw err;
@@ -525,7 +367,7 @@ export function createSitesService(deps: SitesServiceDeps) {
 
     async remove(user: UserRow, id: string): Promise<void> {
       const site = await ownedSite(user, id);
-      await db.deleteFrom('sites').where('id', '=', site.id).execute();
+      await deleteSite(db, site.id);
       deps.onPublished(site.id);
       deps.afterDeletion();
     },
@@ -546,36 +388,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       const checks =
         (await deps.fidelitySummaries?.(versions.map((v) => v.id))) ??
         new Map<string, FidelitySummary>();
-      return versions.map((v) => ({
-        fidelity: checks.get(v.id) ?? null,
-        // A completed version that is not live can be looked at on its own preview host.
-        previewUrl:
-          v.status === 'completed' && v.id !== site.live_version_id
-            ? previewUrlOf(versionPreviewLabel(v.id))
-            : null,
-        thumbnailUrl: thumbnailUrlOf(v.thumbnail_hash),
-        id: v.id,
-        number: v.number,
-        status: v.status,
-        createdAt: v.created_at,
-        finishedAt: v.finished_at,
-        pages: v.pages,
-        assets: v.assets,
-        bytes: v.bytes,
-        failedUrls: v.failed_urls,
-        isLive: v.id === site.live_version_id,
-        error: v.error,
-        ...failureOf(v),
-        kind: v.kind,
-        draft: v.draft === 1,
-        // Report lines in plain words: never a CSS selector (issue 19, item 6).
-        changes: plainChanges(parseList(v.changes), v.plan),
-        edits: editsOf(v),
-        unparsed: parseList(v.unparsed),
-        instructions: v.idea
-          ? [`Rewrite for: ${v.idea}`, v.instructions].filter(Boolean).join('\n')
-          : v.instructions,
-      }));
+      return versions.map((v) => toVersion(v, site.live_version_id, checks.get(v.id) ?? null));
     },
 
     /** Rollback (or forward): the live pointer moves to a completed version in one update. */
@@ -586,21 +399,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       if (version.status !== 'completed' || !version.manifest_hash) {
         throw new AppError('version_not_ready', 409, 'Only a completed version can be published.');
       }
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('sites')
-          .set({ live_version_id: version.id, updated_at: new Date().toISOString() })
-          .where('id', '=', site.id)
-          .execute();
-        // A published draft (a reviewed rewrite) is a version like any other from now on.
-        if (version.draft === 1) {
-          await trx
-            .updateTable('site_versions')
-            .set({ draft: 0 })
-            .where('id', '=', version.id)
-            .execute();
-        }
-      });
+      await publishVersion(db, site.id, version);
       deps.onPublished(site.id);
       return toRecord((await findSite(db, site.id))!);
     },
@@ -616,11 +415,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       if (label !== null && !isPaidPlan(user.plan)) throw forbidden(SITE_MESSAGES.paidSubdomain);
       if (label === site.subdomain) return toRecord(site);
       const subdomain = await chooseSubdomain(label);
-      await db
-        .updateTable('sites')
-        .set({ subdomain, updated_at: new Date().toISOString() })
-        .where('id', '=', site.id)
-        .execute();
+      await setSubdomain(db, site.id, subdomain);
       deps.onPublished(site.id);
       return toRecord((await findSite(db, site.id))!);
     },
@@ -633,26 +428,17 @@ export function createSitesService(deps: SitesServiceDeps) {
         }
         await assertSiteEditable(db, user, site.id);
       }
-      await db
-        .updateTable('sites')
-        .set({
-          sync_schedule: schedule,
-          next_sync_at:
-            schedule === 'off'
-              ? null
-              : new Date(Date.now() + SYNC_INTERVAL[schedule]).toISOString(),
-          updated_at: new Date().toISOString(),
-        })
-        .where('id', '=', site.id)
-        .execute();
+      await setSyncSchedule(
+        db,
+        site.id,
+        schedule,
+        schedule === 'off' ? null : new Date(Date.now() + SYNC_INTERVAL[schedule]).toISOString(),
+        new Date().toISOString(),
+      );
       return toRecord((await findSite(db, site.id))!);
     },
 
-    /** What the static export of a site reads (counted against the export limit). */
-    /**
-     * The live version as a zip of a static folder. The folder is written by a sandboxed run and
-     * removed as soon as the zip stream closes: sent, failed, or abandoned by the client.
-     */
+    /** The live version as a zip of a static folder (counted against the export limit). */
     async exportZip(user: UserRow, id: string): Promise<NodeJS.ReadableStream> {
       const site = await ownedSite(user, id);
       const version = site.live_version_id
@@ -662,30 +448,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         throw new AppError('no_live_version', 409, 'This site has no completed mirror yet.');
       const hit = await deps.limiter.hit(`export:user:${user.id}`, EXPORT_RATE_LIMIT);
       if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-export-'));
-      const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
-      try {
-        await deps.sandbox.run(
-          exportSiteTask,
-          { manifestHash: version.manifest_hash, dir },
-          { timeoutMs: EXPORT_TIMEOUT_MS },
-        );
-        const zip = new yazl.ZipFile();
-        // A file read after the client went away (its folder already removed) fails: the zip ends
-        // there. Unheard, that error would be thrown out of the process.
-        const output = zip.outputStream as Readable;
-        zip.on('error', (err: Error) => {
-          if (!output.destroyed) output.destroy(err);
-          removeDir();
-        });
-        addFolder(zip, dir);
-        zip.end();
-        zip.outputStream.once('close', removeDir);
-        return zip.outputStream;
-      } catch (err) {
-        removeDir();
-        throw err;
-      }
+      return zipStaticFolder(deps.sandbox, version.manifest_hash);
     },
 
     async analytics(
@@ -699,40 +462,21 @@ export function createSitesService(deps: SitesServiceDeps) {
 
     /** Periodic upkeep: drop unclaimed demos past their time, start scheduled syncs that are due. */
     async runMaintenance(now = new Date()): Promise<{ expired: number; synced: number }> {
-      const expired = await db
-        .deleteFrom('sites')
-        .where('owner_id', 'is', null)
-        .where('expires_at', '<=', now.toISOString())
-        .returning('id')
-        .execute();
-      expired.forEach((row) => deps.onPublished(row.id));
+      const expired = await deleteExpiredDemos(db, now.toISOString());
+      expired.forEach((siteId) => deps.onPublished(siteId));
       if (expired.length > 0) deps.afterDeletion();
-      const due = await db
-        .selectFrom('sites')
-        .select(['id', 'sync_schedule'])
-        .where('sync_schedule', '!=', 'off')
-        .where('next_sync_at', '<=', now.toISOString())
-        .where('status', 'not in', [...RUNNING] as SiteRow['status'][])
-        .execute();
+      const due = await findDueSyncs(db, now.toISOString(), [...RUNNING] as SiteRow['status'][]);
       let synced = 0;
       for (const site of due) {
         // Never a sync the owner's plan does not allow (no scheduled sync, or a read-only site):
         // such a schedule is turned off instead.
         if (!(await mayStartScheduledSync(db, site.id))) {
-          await db
-            .updateTable('sites')
-            .set({ sync_schedule: 'off', next_sync_at: null })
-            .where('id', '=', site.id)
-            .execute();
+          await setSyncSchedule(db, site.id, 'off', null);
           continue;
         }
         synced++;
         const interval = SYNC_INTERVAL[site.sync_schedule as Exclude<SyncSchedule, 'off'>];
-        await db
-          .updateTable('sites')
-          .set({ next_sync_at: new Date(now.getTime() + interval).toISOString() })
-          .where('id', '=', site.id)
-          .execute();
+        await setNextSync(db, site.id, new Date(now.getTime() + interval).toISOString());
         const live = await findSite(db, site.id);
         await startRun(site.id, await carriedEdits(live?.live_version_id ?? null));
       }

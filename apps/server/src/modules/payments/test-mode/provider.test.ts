@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import type { BillingEvent } from '../payment-provider.js';
 import { brandOf, cardProblem, passesLuhn, testCardFacts } from './cards.js';
-import { addMonths, createTestPaymentProvider } from './provider.js';
+import { createTestPaymentProvider } from './provider.js';
+import { addMonths } from './renewals.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

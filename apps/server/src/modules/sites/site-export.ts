@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { Sandbox } from '../../platform/sandbox/sandbox.js';
+import { exportSiteTask } from './export-site.task.js';
+
+/** Time an export of a site's static folder may take. */
+export const EXPORT_TIMEOUT_MS = 5 * 60_000;
+
+/** Adds every file under `dir` to the zip, with paths relative to it. */
+function addFolder(zip: yazl.ZipFile, dir: string, prefix = ''): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) addFolder(zip, full, name);
+    else zip.addFile(full, name);
+  }
+}
+
+/**
+ * A stored version as a zip of a static folder. The folder is written by a sandboxed run and
+ * removed as soon as the zip stream closes: sent, failed, or abandoned by the client.
+ */
+export async function zipStaticFolder(
+  sandbox: Sandbox,
+  manifestHash: string,
+): Promise<NodeJS.ReadableStream> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-export-'));
+  const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    await sandbox.run(exportSiteTask, { manifestHash, dir }, { timeoutMs: EXPORT_TIMEOUT_MS });
+    const zip = new yazl.ZipFile();
+    // A file read after the client went away (its folder already removed) fails: the zip ends
+    // there. Unheard, that error would be thrown out of the process.
+    const output = zip.outputStream as Readable;
+    zip.on('error', (err: Error) => {
+      if (!output.destroyed) output.destroy(err);
+      removeDir();
+    });
+    addFolder(zip, dir);
+    zip.end();
+    zip.outputStream.once('close', removeDir);
+    return zip.outputStream;
+  } catch (err) {
+    removeDir();
+    throw err;
+  }
+}

@@ -7,6 +7,7 @@ import {
   type SyncSchedule,
 } from '@mirror/contract';
 import { api } from '../lib/api-client';
+import type { SiteVersionDetail } from '../lib/site-versions';
 
 // The site calls of docs/sites-api.md used by more than one feature (or by shared components),
 // each wrapped once. Calls only the site page makes stay in features/sites/api.
@@ -68,5 +69,53 @@ export function customizeSite(id: string, customizations: Customizations) {
     `${site(id)}/customize`,
     { customizations, regenerate: true },
     { defaultMessage: 'Customization update failed' },
+  );
+}
+
+/** `GET /domains/clone/{id}/status` (SPEC §7); demos answer anyone who has the id. */
+export function fetchCloneStatus(id: string, signal?: AbortSignal): Promise<CloneStatusResponse> {
+  return api.get<CloneStatusResponse>(`${site(id)}/status`, {
+    defaultMessage: 'Failed to get clone status',
+    signal,
+  });
+}
+
+// The version calls, shared by the site page and the idea flow's draft review.
+
+const versionsPath = (id: string) => `${site(id)}/versions`;
+
+/** Newest first. */
+export function getVersions(id: string, signal?: AbortSignal): Promise<SiteVersionDetail[]> {
+  return api.get<SiteVersionDetail[]>(versionsPath(id), {
+    defaultMessage: 'Failed to fetch domains',
+    signal,
+  });
+}
+
+/** Makes a completed version the live one: rollback, or the approval of a draft. */
+export function publishVersion(id: string, versionId: string): Promise<CloneRecord> {
+  return api.post<CloneRecord>(
+    `${versionsPath(id)}/${encodeURIComponent(versionId)}/publish`,
+    undefined,
+    { defaultMessage: 'Deployment failed' },
+  );
+}
+
+/** Throws a draft away; the live version does not change. */
+export function discardVersion(id: string, versionId: string): Promise<unknown> {
+  return api.delete(`${versionsPath(id)}/${encodeURIComponent(versionId)}`, {
+    defaultMessage: 'Failed to delete domain',
+  });
+}
+
+/**
+ * Undoes one edit of a draft: a new draft without it is made (a run to watch) and replaces this
+ * one; undoing the only edit discards the draft.
+ */
+export function undoEdit(id: string, versionId: string, index: number) {
+  return api.post<CloneStatusResponse>(
+    `${versionsPath(id)}/${encodeURIComponent(versionId)}/undo`,
+    { index },
+    { defaultMessage: 'Failed to undo the change' },
   );
 }

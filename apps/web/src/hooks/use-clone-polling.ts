@@ -5,7 +5,8 @@ import {
   type CloneStatusResponse,
 } from '@mirror/contract';
 import { getErrorMessage } from '../lib/api-client';
-import { fetchCloneStatus, isSettledStatus } from '../lib/clone-status';
+import { fetchCloneStatus } from '../api/sites';
+import { isSettledStatus } from '../lib/clone-status';
 
 export interface ClonePollingState {
   /** The site being watched; null before the first start. */

@@ -1,4 +1,5 @@
 import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { paths } from '../config/paths';
 import type { MeResponse, MessageResponse } from '@mirror/contract';
@@ -17,14 +18,20 @@ export function logout(): Promise<MessageResponse> {
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
+  // Another account (or none) must not see what the cache holds for the last one.
+  const queryClient = useQueryClient();
   const [token, setTokenState] = useState<string | null>(() => getToken());
   const [user, setUser] = useState<User | null>(null);
 
-  const signIn = useCallback((answer: AuthAnswer) => {
-    setToken(answer.token);
-    setTokenState(answer.token);
-    setUser(answer.user);
-  }, []);
+  const signIn = useCallback(
+    (answer: AuthAnswer) => {
+      queryClient.clear();
+      setToken(answer.token);
+      setTokenState(answer.token);
+      setUser(answer.user);
+    },
+    [queryClient],
+  );
 
   const updateUser = useCallback((next: User) => setUser(next), []);
 
@@ -36,16 +43,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setTokenState(null);
       setUser(null);
     });
-  }, []);
+    queryClient.clear();
+  }, [queryClient]);
 
   useEffect(
     () =>
       setUnauthorizedHandler(() => {
         setTokenState(null);
         setUser(null);
+        queryClient.clear();
         void navigate(paths.login.getHref(), { replace: true });
       }),
-    [navigate],
+    [navigate, queryClient],
   );
 
   const hasUser = user !== null;

@@ -1,20 +1,7 @@
-import {
-  CLONE_STATUS_TEXTS,
-  CUSTOMIZE_STATUS_TEXTS,
-  type CloneStatus,
-  type CloneStatusResponse,
-} from '@mirror/contract';
-import { api } from './api-client';
+import { CLONE_STATUS_TEXTS, CUSTOMIZE_STATUS_TEXTS, type CloneStatus } from '@mirror/contract';
 
 // Types and plain constants only: the contract's zod schemas stay out of the browser bundle.
-
-/** `GET /domains/clone/{id}/status` (SPEC §7); demos answer anyone who has the id. */
-export function fetchCloneStatus(id: string, signal?: AbortSignal): Promise<CloneStatusResponse> {
-  return api.get<CloneStatusResponse>(`/domains/clone/${encodeURIComponent(id)}/status`, {
-    defaultMessage: 'Failed to get clone status',
-    signal,
-  });
-}
+// The status call itself is `fetchCloneStatus` in api/sites.ts.
 
 /** A run that may still change: the status is worth polling. */
 export function isRunningStatus(status: CloneStatus): boolean {

@@ -1,6 +1,8 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { Suspense, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { createQueryClient } from '../app/query-client';
 import { AppToastContainer } from '../components/ui/toast-container';
 import { AuthDialogs } from '../features/auth/components/auth-dialogs';
 import { AuthProvider } from '../lib/auth-provider';
@@ -29,17 +31,24 @@ function Providers({ children }: { children: ReactNode }) {
   );
 }
 
-/** Renders a component with the app's providers at `route`, in English. */
+/**
+ * Renders a component with the app's providers at `route`, in English. Each render has its own
+ * query cache: nothing is shared between tests, nothing retries, and no garbage-collection timer
+ * outlives the test.
+ */
 export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
+  const queryClient = createQueryClient({ retry: false, gcTime: Infinity });
   return render(
-    <I18nProvider initialLocale="en">
-      <MemoryRouter initialEntries={[route]}>
-        <Suspense fallback={null}>
-          <Routes>
-            <Route path="*" element={<Providers>{ui}</Providers>} />
-          </Routes>
-        </Suspense>
-      </MemoryRouter>
-    </I18nProvider>,
+    <QueryClientProvider client={queryClient}>
+      <I18nProvider initialLocale="en">
+        <MemoryRouter initialEntries={[route]}>
+          <Suspense fallback={null}>
+            <Routes>
+              <Route path="*" element={<Providers>{ui}</Providers>} />
+            </Routes>
+          </Suspense>
+        </MemoryRouter>
+      </I18nProvider>
+    </QueryClientProvider>,
   );
 }

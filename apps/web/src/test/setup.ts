@@ -1,5 +1,12 @@
+import { notifyManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import './console-guard';
+
+// TanStack Query delivers its updates with setTimeout(0): on the real clock, so tests that fake
+// timers (to step through polling) still see the answers of the local test server.
+const realSetTimeout = globalThis.setTimeout;
+notifyManager.setScheduler((callback) => realSetTimeout(callback, 0));
 
 if (typeof window !== 'undefined') {
   // jsdom has no layout: scrolling is a no-op here.

@@ -1,10 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { PAYMENT_MESSAGES, type BillingView } from '@mirror/contract';
 import { Modal } from '../ui/modal';
 import { Spinner } from '../ui/spinner';
 import { getErrorMessage } from '../../lib/api-client';
 import { useI18n } from '../../lib/i18n';
-import { confirmTestPayment, getBillingView } from '../../lib/payments';
+import { confirmTestPayment, getBillingView } from '../../api/payments';
+import { queryKeys } from '../../api/query-keys';
 import type { CardFormHandle } from './card-form';
 import { TestCardForm, TestModeNotice } from './test-card-form';
 import { ThreeDSecureDialog } from './three-d-secure-dialog';
@@ -54,26 +56,18 @@ export function CheckoutDialog({
   onClose,
 }: CheckoutDialogProps) {
   const { t } = useI18n();
-  const [fetchedSetup, setFetchedSetup] = useState<PaymentSetup | null>(null);
-  const [setupError, setSetupError] = useState<string | null>(null);
+  // Which provider answers comes with the billing view, asked for only when not given.
+  const fetched = useQuery({
+    queryKey: queryKeys.billing.view(),
+    queryFn: ({ signal }) => getBillingView(signal),
+    enabled: !givenSetup,
+  });
   const [step, setStep] = useState<Step>('form');
   const [error, setError] = useState<string | null>(null);
   const [pendingSecret, setPendingSecret] = useState<string | null>(null);
   const cardRef = useRef<CardFormHandle>(null);
-  const setup = givenSetup ?? fetchedSetup;
-
-  useEffect(() => {
-    if (givenSetup) return;
-    const controller = new AbortController();
-    getBillingView(controller.signal)
-      .then((view) => setFetchedSetup({ mode: view.mode, publishableKey: view.publishableKey }))
-      .catch((failure: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Could not load the payment setup', failure);
-        setSetupError(t('payments.initFailed'));
-      });
-    return () => controller.abort();
-  }, [givenSetup, t]);
+  const setup: PaymentSetup | null = givenSetup ?? fetched.data ?? null;
+  const setupError = !setup && fetched.isError ? t('payments.initFailed') : null;
 
   const busy = step !== 'form';
 

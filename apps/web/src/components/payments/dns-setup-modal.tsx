@@ -1,7 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { isValidDomainName, type CloneRecord } from '@mirror/contract';
 import { checkDomain } from '../../api/domains';
+import { queryKeys } from '../../api/query-keys';
 import { customizeSite, getSites, updateSite } from '../../api/sites';
 import { FormField } from '../ui/form-field';
 import { Modal } from '../ui/modal';
@@ -14,9 +16,6 @@ import { notify } from '../../lib/toast';
 import { newestSite, readDnsCheck, sitesHostOf, type DnsCheck } from './dns-setup';
 import './payments.css';
 
-type SiteLoad =
-  { state: 'loading' } | { state: 'error' } | { state: 'ready'; site: CloneRecord | null };
-
 /**
  * SPEC §2 "DNS setup modal", shown after a successful subscription payment: where the newest site
  * lives, the CNAME record for a custom domain with a real domain check, and optional AI
@@ -25,22 +24,12 @@ type SiteLoad =
 export function DnsSetupModal({ onClose }: { onClose: () => void }) {
   const { t } = useI18n();
   const navigate = useNavigate();
-  const [load, setLoad] = useState<SiteLoad>({ state: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getSites(controller.signal)
-      .then(newestSite)
-      .then((site) => setLoad({ state: 'ready', site }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Could not load the newest site', error);
-        setLoad({ state: 'error' });
-      });
-    return () => controller.abort();
-  }, []);
-
-  const site = load.state === 'ready' ? load.site : null;
+  const query = useQuery({
+    queryKey: queryKeys.sites.list(),
+    queryFn: ({ signal }) => getSites(signal),
+    select: newestSite,
+  });
+  const site = query.data ?? null;
 
   return (
     <Modal
@@ -66,17 +55,17 @@ export function DnsSetupModal({ onClose }: { onClose: () => void }) {
       }
     >
       <div className="dns-setup">
-        {load.state === 'loading' && (
+        {query.isPending && (
           <p className="checkout-loading" role="status">
             <Spinner /> {t('common.loading')}
           </p>
         )}
-        {load.state === 'error' && (
+        {query.isError && (
           <p className="alert alert-error" role="alert">
             {t('payments.dns.loadFailed')}
           </p>
         )}
-        {load.state === 'ready' && !site && <p>{t('payments.dns.noSite')}</p>}
+        {query.isSuccess && !site && <p>{t('payments.dns.noSite')}</p>}
         {site && <SiteSetup site={site} />}
       </div>
     </Modal>

@@ -2,7 +2,7 @@ import { useId, useImperativeHandle, useState, type Ref } from 'react';
 import { TEST_CARDS } from '@mirror/contract';
 import { FormField } from '../ui/form-field';
 import { useI18n } from '../../lib/i18n';
-import { createTestPaymentMethod, type TestCard } from '../../lib/payments';
+import { createTestPaymentMethod, type TestCard } from '../../api/payments';
 import type { CardFormHandle } from './card-form';
 
 type Field = 'number' | 'expiry' | 'cvc';

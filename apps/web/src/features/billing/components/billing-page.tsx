@@ -1,3 +1,4 @@
+import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { TEST_CARDS, getPlan, type PaidPlanId } from '@mirror/contract';
@@ -10,8 +11,11 @@ import { useAuth } from '../../../lib/auth-context';
 import { getMe } from '../../../lib/auth-provider';
 import { useDialogs } from '../../../lib/dialogs';
 import { useI18n } from '../../../lib/i18n';
-import { formatCents, subscribe, useBillingView } from '../../../lib/payments';
+import { subscribe } from '../../../api/payments';
+import { queryKeys } from '../../../api/query-keys';
+import { formatCents } from '../../../lib/payments';
 import { notify } from '../../../lib/toast';
+import { useBillingView } from '../hooks/use-billing-view';
 import { InvoicesPanel } from './invoices-panel';
 import { PaymentMethodsPanel } from './payment-methods-panel';
 import { PlanPanel } from './plan-panel';
@@ -27,13 +31,12 @@ const PLAN_PARAM = 'plan';
  */
 export function BillingPage() {
   const { t, locale } = useI18n();
-  const { load, refresh, retry } = useBillingView();
+  const { load, retry } = useBillingView();
+  const queryClient = useQueryClient();
   const { updateUser } = useAuth();
   const { open, openDialog, closeDialog } = useDialogs();
   const [searchParams, setSearchParams] = useSearchParams();
   const [chosenPlan, setChosenPlan] = useState<PaidPlanId | null>(null);
-  /** Bumped after a change, so usage, payment methods and invoices are fetched again. */
-  const [revision, setRevision] = useState(0);
 
   const view = load.state === 'ready' ? load.view : null;
   const subscribed = view !== null && (view.isSubscribed || view.isTrialing);
@@ -54,15 +57,19 @@ export function BillingPage() {
   }, [searchParams, setSearchParams]);
 
   const handleChanged = useCallback(async () => {
-    await refresh();
-    setRevision((n) => n + 1);
+    // The view first (the plan panel answers the action), then usage, payment methods, invoices.
+    await queryClient.invalidateQueries({ queryKey: queryKeys.billing.view() });
+    void queryClient.invalidateQueries({
+      queryKey: queryKeys.billing.all,
+      predicate: (query) => query.queryHash !== hashKey(queryKeys.billing.view()),
+    });
     // The plan is part of the signed-in user too (navbar, idea mode, dashboard).
     try {
       updateUser((await getMe()).user);
     } catch (error) {
       console.error('Could not refresh the current user', error);
     }
-  }, [refresh, updateUser]);
+  }, [queryClient, updateUser]);
 
   const handleSubscribed = async (planId: PaidPlanId) => {
     closeCheckout();
@@ -104,9 +111,9 @@ export function BillingPage() {
             </p>
           )}
           <PlanPanel view={view} onSubscribe={setChosenPlan} onChanged={handleChanged} />
-          <UsagePanel key={`usage-${revision}`} />
-          <PaymentMethodsPanel key={`methods-${revision}`} setup={view} />
-          <InvoicesPanel key={`invoices-${revision}`} />
+          <UsagePanel />
+          <PaymentMethodsPanel setup={view} />
+          <InvoicesPanel />
         </>
       )}
       {view && checkoutPlan && (

@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
-import type { DowngradePreview, PlanId } from '@mirror/contract';
+import { useQuery } from '@tanstack/react-query';
+import type { PlanId } from '@mirror/contract';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useI18n } from '../../../lib/i18n';
-import { getDowngradePreview } from '../../../lib/payments';
+import { getDowngradePreview } from '../../../api/payments';
+import { queryKeys } from '../../../api/query-keys';
 import { downgradeConsequences } from '../../../lib/downgrade-consequences';
-
-type PreviewLoad =
-  { state: 'loading' } | { state: 'error' } | { state: 'ready'; preview: DowngradePreview };
 
 interface DowngradeDialogProps {
   /** The plan the account would move to, and when (a cancellation: at the period's end). */
@@ -39,17 +37,10 @@ export function DowngradeDialog({
   onCancel,
 }: DowngradeDialogProps) {
   const { t, locale } = useI18n();
-  const [load, setLoad] = useState<PreviewLoad>({ state: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getDowngradePreview({ plan, at }, controller.signal)
-      .then((preview) => setLoad({ state: 'ready', preview }))
-      .catch(() => {
-        if (!controller.signal.aborted) setLoad({ state: 'error' });
-      });
-    return () => controller.abort();
-  }, [plan, at]);
+  const query = useQuery({
+    queryKey: queryKeys.billing.downgradePreview({ plan, at }),
+    queryFn: ({ signal }) => getDowngradePreview({ plan, at }, signal),
+  });
 
   return (
     <ConfirmDialog
@@ -58,18 +49,18 @@ export function DowngradeDialog({
       message={message}
       confirmLabel={confirmLabel}
       cancelLabel={cancelLabel}
-      confirmDisabled={load.state === 'loading'}
+      confirmDisabled={query.isPending}
       onConfirm={onConfirm}
       onCancel={onCancel}
     >
       <div className="billing-consequences" aria-live="polite">
-        {load.state === 'loading' && <p>{t('billing.downgrade.loading')}</p>}
-        {load.state === 'error' && <p>{t('billing.downgrade.failed')}</p>}
-        {load.state === 'ready' && (
+        {query.isPending && <p>{t('billing.downgrade.loading')}</p>}
+        {query.isError && <p>{t('billing.downgrade.failed')}</p>}
+        {query.isSuccess && (
           <>
             <p className="billing-consequences-title">{t('billing.downgrade.title')}</p>
             <ul data-testid="downgrade-consequences">
-              {downgradeConsequences(load.preview, current, t, locale).map((line) => (
+              {downgradeConsequences(query.data, current, t, locale).map((line) => (
                 <li key={line}>{line}</li>
               ))}
             </ul>

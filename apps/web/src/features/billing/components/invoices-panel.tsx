@@ -1,40 +1,27 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { PAYMENT_MESSAGES, type Invoice } from '@mirror/contract';
 import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
-import { downloadInvoice, formatCents, getInvoices } from '../../../lib/payments';
+import { downloadInvoice, getInvoices } from '../../../api/payments';
+import { queryKeys } from '../../../api/query-keys';
+import { formatCents } from '../../../lib/payments';
 import { notify } from '../../../lib/toast';
 import { formatUnixDate } from '../utils/format-billing';
 import { saveBlob } from '../../../lib/save-blob';
-
-type Load =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; invoices: Invoice[] };
 
 const KNOWN_STATUSES = new Set(['draft', 'open', 'paid', 'uncollectible', 'void']);
 
 /** Invoice history with a PDF per invoice, saved as `invoice-{id}.pdf` (SPEC §7). */
 export function InvoicesPanel() {
   const { t, locale } = useI18n();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const query = useQuery({
+    queryKey: queryKeys.billing.invoices(),
+    queryFn: ({ signal }) => getInvoices(signal),
+  });
   const [downloading, setDownloading] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getInvoices(controller.signal)
-      .then((invoices) => setLoad({ state: 'ready', invoices }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({
-          state: 'error',
-          message: getErrorMessage(error, PAYMENT_MESSAGES.fetchInvoicesFailed),
-        });
-      });
-    return () => controller.abort();
-  }, []);
 
   const handleDownload = async (invoice: Invoice) => {
     setDownloading(invoice.id);
@@ -49,16 +36,16 @@ export function InvoicesPanel() {
 
   return (
     <Panel title={t('billing.invoices.title')}>
-      {load.state === 'loading' && <p className="panel-description">{t('common.loading')}</p>}
-      {load.state === 'error' && (
+      {query.isPending && <p className="panel-description">{t('common.loading')}</p>}
+      {query.isError && (
         <p className="alert alert-error" role="alert">
-          {load.message}
+          {getErrorMessage(query.error, PAYMENT_MESSAGES.fetchInvoicesFailed)}
         </p>
       )}
-      {load.state === 'ready' && load.invoices.length === 0 && (
+      {query.isSuccess && query.data.length === 0 && (
         <p className="panel-description">{t('billing.invoices.empty')}</p>
       )}
-      {load.state === 'ready' && load.invoices.length > 0 && (
+      {query.isSuccess && query.data.length > 0 && (
         <div className="billing-table-wrap">
           <table className="billing-table stack-table">
             <thead>
@@ -73,7 +60,7 @@ export function InvoicesPanel() {
               </tr>
             </thead>
             <tbody>
-              {load.invoices.map((invoice) => {
+              {query.data.map((invoice) => {
                 const number = invoice.number ?? invoice.id;
                 return (
                   <tr key={invoice.id} data-testid="invoice-row">

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { PAYMENT_MESSAGES, type PaymentMethod } from '@mirror/contract';
 import { CheckoutDialog, type PaymentSetup } from '../../../components/payments/checkout-dialog';
 import { Panel } from '../../../components/ui/panel';
@@ -10,13 +11,17 @@ import {
   getPaymentMethods,
   removePaymentMethod,
   setDefaultPaymentMethod,
-} from '../../../lib/payments';
+} from '../../../api/payments';
+import { queryKeys } from '../../../api/query-keys';
 import { notify } from '../../../lib/toast';
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; methods: PaymentMethod[] };
+/** A change to one saved card, with the toasts that follow it. */
+interface CardAction {
+  id: string;
+  work: () => Promise<unknown>;
+  success: string;
+  fallback: string;
+}
 
 /** `visa` → `Visa`; Stripe sends brands in lower case. */
 const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
@@ -27,45 +32,29 @@ const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice
  */
 export function PaymentMethodsPanel({ setup }: { setup: PaymentSetup }) {
   const { t } = useI18n();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [busyId, setBusyId] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: queryKeys.billing.paymentMethods(),
+    queryFn: ({ signal }) => getPaymentMethods(signal),
+  });
   const [adding, setAdding] = useState(false);
   const [openingPortal, setOpeningPortal] = useState(false);
 
-  /** Bumped after a change, so the list is fetched again. */
-  const [revision, setRevision] = useState(0);
+  /** After a change the list is fetched again. */
+  const refetchMethods = () =>
+    void queryClient.invalidateQueries({ queryKey: queryKeys.billing.paymentMethods() });
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getPaymentMethods(controller.signal)
-      .then((methods) => setLoad({ state: 'ready', methods }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({
-          state: 'error',
-          message: getErrorMessage(error, PAYMENT_MESSAGES.fetchMethodsFailed),
-        });
-      });
-    return () => controller.abort();
-  }, [revision]);
-
-  const act = async (
-    id: string,
-    work: () => Promise<unknown>,
-    success: string,
-    fallback: string,
-  ) => {
-    setBusyId(id);
-    try {
-      await work();
+  const action = useMutation({
+    mutationFn: ({ work }: CardAction) => work(),
+    onSuccess: (_, { success }) => {
       notify.success(success);
-      setRevision((n) => n + 1);
-    } catch (error) {
-      notify.error(getErrorMessage(error, fallback));
-    } finally {
-      setBusyId(null);
-    }
-  };
+      refetchMethods();
+    },
+    onError: (error, { fallback }) => notify.error(getErrorMessage(error, fallback)),
+  });
+  const busyId = action.isPending ? action.variables.id : null;
+  const act = (id: string, work: () => Promise<unknown>, success: string, fallback: string) =>
+    action.mutate({ id, work, success, fallback });
 
   const handlePortal = async () => {
     setOpeningPortal(true);
@@ -83,18 +72,18 @@ export function PaymentMethodsPanel({ setup }: { setup: PaymentSetup }) {
 
   return (
     <Panel title={t('billing.methods.title')} description={t('billing.methods.description')}>
-      {load.state === 'loading' && <p className="panel-description">{t('common.loading')}</p>}
-      {load.state === 'error' && (
+      {query.isPending && <p className="panel-description">{t('common.loading')}</p>}
+      {query.isError && (
         <p className="alert alert-error" role="alert">
-          {load.message}
+          {getErrorMessage(query.error, PAYMENT_MESSAGES.fetchMethodsFailed)}
         </p>
       )}
-      {load.state === 'ready' && load.methods.length === 0 && (
+      {query.isSuccess && query.data.length === 0 && (
         <p className="panel-description">{t('billing.methods.empty')}</p>
       )}
-      {load.state === 'ready' && load.methods.length > 0 && (
+      {query.isSuccess && query.data.length > 0 && (
         <ul className="billing-methods">
-          {load.methods.map((method) => (
+          {query.data.map((method) => (
             <li key={method.id} className="billing-method" data-testid="payment-method">
               <span className="billing-method-card">
                 <span>{label(method)}</span>
@@ -113,7 +102,7 @@ export function PaymentMethodsPanel({ setup }: { setup: PaymentSetup }) {
                     disabled={busyId !== null}
                     aria-label={t('billing.methods.makeDefaultLabel', { card: label(method) })}
                     onClick={() =>
-                      void act(
+                      act(
                         method.id,
                         () => setDefaultPaymentMethod(method.id),
                         t('billing.methods.defaultSet'),
@@ -130,7 +119,7 @@ export function PaymentMethodsPanel({ setup }: { setup: PaymentSetup }) {
                   disabled={busyId !== null}
                   aria-label={t('billing.methods.removeLabel', { card: label(method) })}
                   onClick={() =>
-                    void act(
+                    act(
                       method.id,
                       () => removePaymentMethod(method.id),
                       t('billing.methods.removed'),
@@ -175,7 +164,7 @@ export function PaymentMethodsPanel({ setup }: { setup: PaymentSetup }) {
           onSuccess={() => {
             setAdding(false);
             notify.success(t('billing.methods.added'));
-            setRevision((n) => n + 1);
+            refetchMethods();
           }}
           onClose={() => setAdding(false)}
         />

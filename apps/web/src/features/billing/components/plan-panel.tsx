@@ -11,7 +11,7 @@ import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
-import { cancelSubscription, changePlan, reactivateSubscription } from '../../../lib/payments';
+import { cancelSubscription, changePlan, reactivateSubscription } from '../../../api/payments';
 import { notify } from '../../../lib/toast';
 import { formatUnixDate } from '../utils/format-billing';
 import { DowngradeDialog } from './downgrade-dialog';

@@ -1,14 +1,12 @@
-import { useEffect, useState } from 'react';
-import { PAYMENT_MESSAGES, type Usage } from '@mirror/contract';
+import { useQuery } from '@tanstack/react-query';
+import { PAYMENT_MESSAGES } from '@mirror/contract';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatBytes, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
-import { getUsage } from '../../../lib/payments';
+import { getUsage } from '../../../api/payments';
+import { queryKeys } from '../../../api/query-keys';
 import { formatUnixDate } from '../utils/format-billing';
-
-type Load =
-  { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; usage: Usage };
 
 /**
  * What the plan allows and what this account uses this billing period (`GET /payments/usage`),
@@ -16,24 +14,13 @@ type Load =
  */
 export function UsagePanel() {
   const { t, locale } = useI18n();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getUsage(controller.signal)
-      .then((usage) => setLoad({ state: 'ready', usage }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({
-          state: 'error',
-          message: getErrorMessage(error, PAYMENT_MESSAGES.fetchUsageFailed),
-        });
-      });
-    return () => controller.abort();
-  }, []);
+  const query = useQuery({
+    queryKey: queryKeys.billing.usage(),
+    queryFn: ({ signal }) => getUsage(signal),
+  });
 
   const n = (value: number) => formatNumber(locale, value);
-  const usage = load.state === 'ready' ? load.usage : null;
+  const usage = query.isSuccess ? query.data : null;
 
   return (
     <Panel
@@ -47,10 +34,10 @@ export function UsagePanel() {
           : undefined
       }
     >
-      {load.state === 'loading' && <p className="panel-description">{t('common.loading')}</p>}
-      {load.state === 'error' && (
+      {query.isPending && <p className="panel-description">{t('common.loading')}</p>}
+      {query.isError && (
         <p className="alert alert-error" role="alert">
-          {load.message}
+          {getErrorMessage(query.error, PAYMENT_MESSAGES.fetchUsageFailed)}
         </p>
       )}
       {usage && (

@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { DowngradePreview } from '@mirror/contract';
 import { Page } from '../../../components/ui/page';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatNumber, formatUsd } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
-import { getDowngradePreview } from '../../../lib/payments';
+import { getDowngradePreview } from '../../../api/payments';
 import { getDomainsOverview } from '../../../api/domains';
+import { queryKeys } from '../../../api/query-keys';
 import { overLimitNotice } from '../../../lib/downgrade-consequences';
 import { useFreshUser } from '../../../lib/use-fresh-user';
 import { countOverview, recentActivity, type DashboardOverview } from '../utils/overview';
@@ -17,47 +17,31 @@ import { RecentActivity } from './recent-activity';
 import { SiteList } from './site-list';
 import './dashboard.css';
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; data: DashboardOverview };
-
 const EMPTY: DashboardOverview = { sites: [], domains: [] };
 
 export function DashboardPage() {
   const { t, locale } = useI18n();
   const { user } = useFreshUser();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  /** What is over the plan's limits (after a downgrade): read-only sites, domains to detach. */
-  const [limits, setLimits] = useState<DowngradePreview | null>(null);
+  const queryClient = useQueryClient();
+  const overview = useQuery({
+    queryKey: queryKeys.domains.overview(),
+    queryFn: ({ signal }) => getDomainsOverview(signal),
+  });
+  /**
+   * What is over the plan's limits (after a downgrade): read-only sites, domains to detach. The
+   * notice is extra: when it fails, the dashboard reads as before. Asked again when the plan is
+   * known or changes; the notice on screen stays until the new answer.
+   */
+  const { data: limits } = useQuery({
+    queryKey: queryKeys.billing.downgradePreview({ current: user?.plan }),
+    queryFn: ({ signal }) => getDowngradePreview({}, signal),
+    placeholderData: keepPreviousData,
+  });
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getDomainsOverview(controller.signal)
-      .then((data) => setLoad({ state: 'ready', data }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({ state: 'error', message: getErrorMessage(error, 'Failed to fetch domains') });
-      });
-    return () => controller.abort();
-  }, [attempt]);
+  const retry = () => void queryClient.resetQueries({ queryKey: queryKeys.domains.overview() });
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getDowngradePreview({}, controller.signal)
-      .then(setLimits)
-      // The notice is extra: without it the dashboard reads as before.
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [user?.plan]);
-
-  const retry = useCallback(() => {
-    setLoad({ state: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
-
-  const data = load.state === 'ready' ? load.data : EMPTY;
+  const loading = overview.isPending;
+  const data: DashboardOverview = overview.data ?? EMPTY;
   const counters = countOverview(data, user?.plan);
   const n = (value: number) => formatNumber(locale, value);
   const limit = counters.mirrorLimit === null ? t('dashboard.unlimited') : n(counters.mirrorLimit);
@@ -77,9 +61,9 @@ export function DashboardPage() {
       title={t('dashboard.title')}
       lead={user ? t('dashboard.welcome', { name: user.name }) : t('dashboard.lead')}
     >
-      {load.state === 'error' && (
+      {overview.isError && (
         <div className="alert alert-error dashboard-error" role="alert">
-          <span>{load.message}</span>
+          <span>{getErrorMessage(overview.error, 'Failed to fetch domains')}</span>
           <button type="button" className="button button-outline" onClick={retry}>
             {t('dashboard.retry')}
           </button>
@@ -108,11 +92,11 @@ export function DashboardPage() {
       )}
 
       <section aria-label={t('dashboard.overviewLabel')}>
-        <dl className="stat-grid" aria-busy={load.state === 'loading'}>
+        <dl className="stat-grid" aria-busy={loading}>
           {stats.map((stat) => (
             <div key={stat.key} className="stat" data-testid={`stat-${stat.key}`}>
               <dt className="stat-label">{stat.label}</dt>
-              <dd className="stat-value">{load.state === 'loading' ? '–' : stat.value}</dd>
+              <dd className="stat-value">{loading ? '–' : stat.value}</dd>
             </div>
           ))}
         </dl>
@@ -171,17 +155,13 @@ export function DashboardPage() {
           <h2 id="dash-sites-title" className="dash-section-title">
             {t('dashboard.sites.title')}
           </h2>
-          {load.state === 'loading' ? <PageLoader /> : <SiteList sites={data.sites} />}
+          {loading ? <PageLoader /> : <SiteList sites={data.sites} />}
         </section>
         <section className="dash-section" aria-labelledby="dash-activity-title">
           <h2 id="dash-activity-title" className="dash-section-title">
             {t('dashboard.activity.title')}
           </h2>
-          {load.state === 'loading' ? (
-            <PageLoader />
-          ) : (
-            <RecentActivity items={recentActivity(data.sites)} />
-          )}
+          {loading ? <PageLoader /> : <RecentActivity items={recentActivity(data.sites)} />}
         </section>
       </div>
 
@@ -189,7 +169,7 @@ export function DashboardPage() {
         <h2 id="dash-domains-title" className="dash-section-title">
           {t('dashboard.domains.title')}
         </h2>
-        {load.state === 'loading' ? <PageLoader /> : <DomainList domains={data.domains} />}
+        {loading ? <PageLoader /> : <DomainList domains={data.domains} />}
       </section>
     </Page>
   );

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { DOMAIN_MESSAGES, type ParkedMessage } from '@mirror/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DOMAIN_MESSAGES } from '@mirror/contract';
+import { queryKeys } from '../../../api/query-keys';
 import { Panel } from '../../../components/ui/panel';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -7,42 +8,31 @@ import { formatDateTime, formatUsd } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { getParkedMessages } from '../api/domain-api';
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; messages: ParkedMessage[] };
-
 /** Contact messages and offers visitors sent from the parking page, newest first. */
 export function ParkedMessages({ domainId, count }: { domainId: string; count: number }) {
   const { t, locale } = useI18n();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-
-  // `count` changes when a refresh of the domain brings news: read the list again.
-  useEffect(() => {
-    const controller = new AbortController();
-    getParkedMessages(domainId, controller.signal)
-      .then((messages) => setLoad({ state: 'ready', messages }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({ state: 'error', message: getErrorMessage(error, DOMAIN_MESSAGES.fetchFailed) });
-      });
-    return () => controller.abort();
-  }, [domainId, count]);
+  // `count` changes when a refresh of the domain brings news: the list is read again, and the
+  // one on screen stays until the new one arrives.
+  const query = useQuery({
+    queryKey: queryKeys.domains.messages(domainId, count),
+    queryFn: ({ signal }) => getParkedMessages(domainId, signal),
+    placeholderData: keepPreviousData,
+  });
 
   return (
     <Panel title={t('domains.messages.title')} description={t('domains.messages.description')}>
-      {load.state === 'loading' && <PageLoader />}
-      {load.state === 'error' && (
+      {query.isPending && <PageLoader />}
+      {query.isError && (
         <p className="alert alert-error" role="alert">
-          {load.message}
+          {getErrorMessage(query.error, DOMAIN_MESSAGES.fetchFailed)}
         </p>
       )}
-      {load.state === 'ready' && load.messages.length === 0 && (
+      {query.isSuccess && query.data.length === 0 && (
         <p className="domain-note domain-note-muted">{t('domains.messages.empty')}</p>
       )}
-      {load.state === 'ready' && load.messages.length > 0 && (
+      {query.isSuccess && query.data.length > 0 && (
         <ul className="parked-messages">
-          {[...load.messages]
+          {[...query.data]
             .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
             .map((message) => (
               <li key={message.id} className="parked-message" data-testid="parked-message">

@@ -1,10 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useQueries } from '@tanstack/react-query';
+import { useId } from 'react';
 import { PARKING_TEMPLATES, type ParkedDomain, type ParkingTemplate } from '@mirror/contract';
+import { queryKeys } from '../../../api/query-keys';
 import { useI18n } from '../../../lib/i18n';
 import { getParkingPreview } from '../api/domain-api';
 import './domains.css';
-
-type Preview = { html: string } | { failed: true } | undefined;
 
 /** The custom template has a preview once its HTML is saved. */
 function previewedTemplates(hasCustomHtml: boolean): ParkingTemplate[] {
@@ -14,7 +14,7 @@ function previewedTemplates(hasCustomHtml: boolean): ParkingTemplate[] {
 /**
  * Every template of a parked domain's page side by side, as the owner's preview (the domain's DNS
  * need not be active). Each page sits in a sandboxed frame: no script, no form, an opaque origin.
- * The saved page is what is previewed: the parent gives it a new key after each save.
+ * The saved page is what is previewed: each save (a new `updatedAt`) asks again.
  */
 export function ParkingPreviews({
   record,
@@ -27,23 +27,14 @@ export function ParkingPreviews({
 }) {
   const { t } = useI18n();
   const id = useId();
-  const [previews, setPreviews] = useState<Partial<Record<ParkingTemplate, Preview>>>({});
-  const hasCustomHtml = Boolean(record.content);
-  const templates = previewedTemplates(hasCustomHtml);
-  useEffect(() => {
-    const controller = new AbortController();
-    for (const template of previewedTemplates(hasCustomHtml)) {
-      getParkingPreview(record.id, template, controller.signal).then(
-        (html) => setPreviews((current) => ({ ...current, [template]: { html } })),
-        () => {
-          if (!controller.signal.aborted) {
-            setPreviews((current) => ({ ...current, [template]: { failed: true } }));
-          }
-        },
-      );
-    }
-    return () => controller.abort();
-  }, [record.id, hasCustomHtml]);
+  const templates = previewedTemplates(Boolean(record.content));
+  const previews = useQueries({
+    queries: templates.map((template) => ({
+      queryKey: queryKeys.domains.preview(record.id, template, record.updatedAt),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        getParkingPreview(record.id, template, signal),
+    })),
+  });
 
   return (
     <section className="parking-previews" aria-labelledby={`${id}-title`}>
@@ -54,15 +45,15 @@ export function ParkingPreviews({
         {t('domains.settings.previewDescription', { domain: record.domain })}
       </p>
       <ul className="parking-preview-list">
-        {templates.map((template) => {
+        {templates.map((template, index) => {
           const name = t(`domains.templates.${template}.name`);
-          const preview = previews[template];
+          const preview = previews[index];
           return (
             <li key={template} className="parking-preview" data-template={template}>
               <h4 id={`${id}-${template}`} className="parking-preview-name">
                 {name}
               </h4>
-              {preview && 'html' in preview ? (
+              {preview?.isSuccess ? (
                 <iframe
                   className="parking-preview-frame"
                   title={t('domains.settings.previewFrame', {
@@ -71,11 +62,14 @@ export function ParkingPreviews({
                   })}
                   sandbox=""
                   referrerPolicy="no-referrer"
-                  srcDoc={preview.html}
+                  srcDoc={preview.data}
                 />
               ) : (
-                <p className="parking-preview-placeholder" role={preview ? 'alert' : 'status'}>
-                  {preview
+                <p
+                  className="parking-preview-placeholder"
+                  role={preview?.isError ? 'alert' : 'status'}
+                >
+                  {preview?.isError
                     ? t('domains.settings.previewFailed')
                     : t('domains.settings.previewLoading')}
                 </p>

@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { DomainCheckResponse } from '@mirror/contract';
+import { queryKeys } from '../../../api/query-keys';
 import { getErrorMessage } from '../../../lib/api-client';
 import { getDomain, type DomainRecord } from '../api/domain-api';
 import { applyCheck } from '../../../lib/apply-check';
@@ -13,56 +15,45 @@ export type DomainLoad =
   | { state: 'error'; message: string }
   | { state: 'ready' };
 
-/** One custom or parked domain of the signed-in user, kept fresh while it waits for DNS. */
+/**
+ * One custom or parked domain of the signed-in user, kept fresh while it waits for DNS: re-read
+ * every {@link DOMAIN_REFRESH_MS} while the tab is visible. A refresh that fails keeps the record.
+ */
 export function useDomain(id: string) {
-  const [load, setLoad] = useState<DomainLoad>({ state: 'loading' });
-  const [record, setRecord] = useState<DomainRecord | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: queryKeys.domains.detail(id),
+    queryFn: ({ signal }) => getDomain(id, signal),
+    refetchInterval: ({ state }) =>
+      state.data && state.data.status !== 'active' ? DOMAIN_REFRESH_MS : false,
+  });
+  const record = query.data ?? null;
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getDomain(id, controller.signal)
-      .then((found) => {
-        setRecord(found);
-        setLoad(found ? { state: 'ready' } : { state: 'not-found' });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({ state: 'error', message: getErrorMessage(error, 'Failed to fetch domains') });
-      });
-    return () => controller.abort();
-  }, [id, attempt]);
+  const load: DomainLoad = record
+    ? { state: 'ready' }
+    : query.isSuccess
+      ? { state: 'not-found' }
+      : query.isError
+        ? { state: 'error', message: getErrorMessage(query.error, 'Failed to fetch domains') }
+        : { state: 'loading' };
 
-  const waiting = record !== null && record.status !== 'active';
-  useEffect(() => {
-    if (!waiting) return;
-    const controller = new AbortController();
-    const timer = window.setInterval(() => {
-      if (document.visibilityState === 'hidden') return;
-      getDomain(id, controller.signal)
-        .then((found) => {
-          if (found) setRecord(found);
-        })
-        .catch((error: unknown) => {
-          if (!controller.signal.aborted) console.error('Could not refresh the domain', error);
-        });
-    }, DOMAIN_REFRESH_MS);
-    return () => {
-      window.clearInterval(timer);
-      controller.abort();
-    };
-  }, [id, waiting]);
+  const setRecord = useCallback(
+    (next: DomainRecord) => queryClient.setQueryData(queryKeys.domains.detail(id), next),
+    [queryClient, id],
+  );
 
-  const retry = useCallback(() => {
-    setLoad({ state: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
+  const retry = useCallback(
+    () => void queryClient.resetQueries({ queryKey: queryKeys.domains.detail(id), exact: true }),
+    [queryClient, id],
+  );
 
-  const applyAnswer = useCallback((answer: DomainCheckResponse) => {
-    setRecord((current) =>
-      current && current.id === answer.id ? applyCheck(current, answer) : current,
-    );
-  }, []);
+  const applyAnswer = useCallback(
+    (answer: DomainCheckResponse) =>
+      queryClient.setQueryData<DomainRecord | null>(queryKeys.domains.detail(id), (current) =>
+        current && current.id === answer.id ? applyCheck(current, answer) : current,
+      ),
+    [queryClient, id],
+  );
 
   return { load, record, setRecord, retry, applyCheck: applyAnswer };
 }

@@ -1,6 +1,6 @@
 import { CUSTOMIZE_MESSAGES, PAYMENT_MESSAGES } from '@mirror/contract';
 import { ApiError } from '../../../lib/api-client';
-import { payForRewrite } from '../../../lib/payments';
+import { payForRewrite } from '../../../api/payments';
 
 /**
  * Pays the one-off rewrite of a site (`POST /payments/ai-rewrite`) and tells the checkout what is

@@ -1,6 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { AI_REWRITE_PRICE_CENTS, DEFAULT_CURRENCY } from '@mirror/contract';
+import { queryKeys } from '../../../api/query-keys';
 import { getRewritePricing, type RewritePricing } from '../api/get-rewrite-pricing';
+
+/** What is shown until the answer arrives, or when the call fails. */
+const DEFAULT_PRICING: RewritePricing = {
+  amount: AI_REWRITE_PRICE_CENTS,
+  currency: DEFAULT_CURRENCY,
+  available: true,
+};
 
 /**
  * The price of an AI rewrite for users without a paid plan, and whether the server can rewrite at
@@ -9,22 +17,11 @@ import { getRewritePricing, type RewritePricing } from '../api/get-rewrite-prici
  * server refuses them with a plain message if they are not available after all.
  */
 export function useRewritePricing(needed: boolean): RewritePricing {
-  const [pricing, setPricing] = useState<RewritePricing>({
-    amount: AI_REWRITE_PRICE_CENTS,
-    currency: DEFAULT_CURRENCY,
-    available: true,
+  const { data } = useQuery({
+    queryKey: queryKeys.ideas.rewritePricing(),
+    queryFn: ({ signal }) => getRewritePricing(signal),
+    enabled: needed,
+    staleTime: Infinity,
   });
-
-  useEffect(() => {
-    if (!needed) return;
-    const controller = new AbortController();
-    getRewritePricing(controller.signal)
-      .then(setPricing)
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) console.warn('Failed to get pricing', error);
-      });
-    return () => controller.abort();
-  }, [needed]);
-
-  return pricing;
+  return data ?? DEFAULT_PRICING;
 }

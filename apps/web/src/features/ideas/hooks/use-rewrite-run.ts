@@ -2,13 +2,8 @@ import { useCallback, useState } from 'react';
 import type { CloneStatusResponse } from '@mirror/contract';
 import { useClonePolling } from '../../../hooks/use-clone-polling';
 import { getErrorMessage } from '../../../lib/api-client';
-import {
-  discardVersion,
-  findDraft,
-  getVersions,
-  publishVersion,
-  type SiteVersionDetail,
-} from '../../../lib/site-versions';
+import { discardVersion, getVersions, publishVersion } from '../../../api/sites';
+import { findDraft, type SiteVersionDetail } from '../../../lib/site-versions';
 import { rewriteWithAi, type RewriteRequest } from '../api/rewrite-with-ai';
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '@mirror/contract';
 import { useClonePolling } from '../../../hooks/use-clone-polling';
 import { getErrorMessage } from '../../../lib/api-client';
-import { fetchCloneStatus } from '../../../lib/clone-status';
+import { fetchCloneStatus } from '../../../api/sites';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { createClone } from '../../../api/sites';

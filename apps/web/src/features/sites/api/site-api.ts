@@ -9,9 +9,8 @@ import type {
 import { api } from '../../../lib/api-client';
 
 // The site management calls of docs/sites-api.md that only the site page makes, all owner-only.
-// The calls other features share (update, delete, remirror, customize) are in src/api/sites.ts;
-// the version calls, shared with the idea flow's draft review, are in lib/site-versions.
-export { discardVersion, getVersions, publishVersion, undoEdit } from '../../../lib/site-versions';
+// The calls other features share (update, delete, remirror, customize, status, versions) are in
+// src/api/sites.ts.
 
 const site = (id: string) => `/domains/clone/${encodeURIComponent(id)}`;
 

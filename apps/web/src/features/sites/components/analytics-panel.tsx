@@ -1,5 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod, type AnalyticsResponse } from '@mirror/contract';
+import { queryKeys } from '../../../api/query-keys';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatBytes, formatNumber } from '../../../lib/format';
@@ -14,10 +16,6 @@ type Load =
   | { state: 'error'; message: string }
   | { state: 'ready'; data: AnalyticsResponse };
 
-type Answer = { period: AnalyticsPeriod } & (
-  { state: 'error'; message: string } | { state: 'ready'; data: AnalyticsResponse }
-);
-
 /**
  * The site's audience over 7, 30 or 90 days: visitors, visits, page views and data served, per
  * day, with the most viewed pages and the sites that sent visits. Bots and the owner's previews
@@ -26,24 +24,16 @@ type Answer = { period: AnalyticsPeriod } & (
 export function AnalyticsPanel({ siteId }: { siteId: string }) {
   const { t, locale } = useI18n();
   const [period, setPeriod] = useState<AnalyticsPeriod>('7d');
-  const [answer, setAnswer] = useState<Answer | null>(null);
-  // An answer for another period is stale: the new one is loading.
-  const load: Load = answer && answer.period === period ? answer : { state: 'loading' };
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getAnalytics(siteId, period, controller.signal)
-      .then((data) => setAnswer({ period, state: 'ready', data }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setAnswer({
-          period,
-          state: 'error',
-          message: getErrorMessage(error, t('site.analytics.failed')),
-        });
-      });
-    return () => controller.abort();
-  }, [siteId, period, t]);
+  // Each period is its own query: while another period loads, the panel says so.
+  const query = useQuery({
+    queryKey: queryKeys.sites.analytics(siteId, period),
+    queryFn: ({ signal }) => getAnalytics(siteId, period, signal),
+  });
+  const load: Load = query.isSuccess
+    ? { state: 'ready', data: query.data }
+    : query.isError
+      ? { state: 'error', message: getErrorMessage(query.error, t('site.analytics.failed')) }
+      : { state: 'loading' };
 
   return (
     <Panel title={t('site.analytics.title')} description={t('site.analytics.description')}>

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
   DOMAIN_MESSAGES,
@@ -7,8 +8,10 @@ import {
   type CloneRecord,
   type CustomDomain,
   type DomainCheckResponse,
+  type DomainsOverview,
 } from '@mirror/contract';
 import { deployDomain, getDomainsOverview } from '../../../api/domains';
+import { queryKeys } from '../../../api/query-keys';
 import { DeleteDomainButton } from '../../../components/domains/delete-domain';
 import { DomainStatusBadge } from '../../../components/domains/domain-status-badge';
 import { DomainVerification } from '../../../components/domains/domain-verification';
@@ -24,11 +27,6 @@ import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import './custom-domains-panel.css';
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; domains: CustomDomain[] };
-
 /**
  * Custom domains of a site (issue 8): connect one (`POST /domains/deploy`), the records to create
  * with their live status and 'Check Now', and removal. Plan limits are the server's to say.
@@ -36,31 +34,20 @@ type Load =
 export function CustomDomainsPanel({ site }: { site: CloneRecord }) {
   const { t } = useI18n();
   const { user } = useAuth();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: queryKeys.domains.overview(),
+    queryFn: ({ signal }) => getDomainsOverview(signal),
+    select: (overview) => overview.customDomains.filter((domain) => domain.siteId === site.id),
+  });
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getDomainsOverview(controller.signal)
-      .then((overview) =>
-        setLoad({
-          state: 'ready',
-          domains: overview.customDomains.filter((domain) => domain.siteId === site.id),
-        }),
-      )
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({ state: 'error', message: getErrorMessage(error, DOMAIN_MESSAGES.fetchFailed) });
-      });
-    return () => controller.abort();
-  }, [site.id, attempt]);
-
+  /** A change this panel made (attached, checked, removed) goes into the shared overview. */
   const update = useCallback(
     (change: (domains: CustomDomain[]) => CustomDomain[]) =>
-      setLoad((current) =>
-        current.state === 'ready' ? { state: 'ready', domains: change(current.domains) } : current,
+      queryClient.setQueryData<DomainsOverview>(queryKeys.domains.overview(), (current) =>
+        current ? { ...current, customDomains: change(current.customDomains) } : current,
       ),
-    [],
+    [queryClient],
   );
 
   const handleChecked = useCallback(
@@ -79,31 +66,30 @@ export function CustomDomainsPanel({ site }: { site: CloneRecord }) {
 
   return (
     <Panel title={t('site.domains.title')} description={t('site.domains.description')}>
-      {load.state === 'loading' && (
+      {query.isPending && (
         <p className="site-muted" role="status">
           <Spinner /> {t('common.loading')}
         </p>
       )}
-      {load.state === 'error' && (
+      {query.isError && (
         <div className="alert alert-error domains-load-error" role="alert">
-          <span>{load.message}</span>{' '}
+          <span>{getErrorMessage(query.error, DOMAIN_MESSAGES.fetchFailed)}</span>{' '}
           <button
             type="button"
             className="link-button"
-            onClick={() => {
-              setLoad({ state: 'loading' });
-              setAttempt((n) => n + 1);
-            }}
+            onClick={() =>
+              void queryClient.resetQueries({ queryKey: queryKeys.domains.overview() })
+            }
           >
             {t('dashboard.retry')}
           </button>
         </div>
       )}
-      {load.state === 'ready' && (
+      {query.isSuccess && (
         <>
-          {load.domains.length > 0 && (
+          {query.data.length > 0 && (
             <ul className="site-domain-list">
-              {load.domains.map((domain) => (
+              {query.data.map((domain) => (
                 <li key={domain.id} className="site-domain" data-testid="site-domain">
                   <div className="site-domain-head">
                     <Link

@@ -11,7 +11,8 @@ import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
 import { customizeSite } from '../../../api/sites';
-import { publishVersion, understandInstructions } from '../api/site-api';
+import { publishVersion } from '../../../api/sites';
+import { understandInstructions } from '../api/site-api';
 import { DRAFT_REVIEW_ID } from './site-draft-review';
 
 interface CustomizePanelProps {

@@ -7,7 +7,7 @@ import { isRunningStatus } from '../../../lib/clone-status';
 import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
-import { discardVersion, publishVersion, undoEdit } from '../api/site-api';
+import { discardVersion, publishVersion, undoEdit } from '../../../api/sites';
 
 export const DRAFT_REVIEW_ID = 'draft-review';
 

@@ -10,7 +10,7 @@ import { formatBytes, formatDateTime, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
-import { discardVersion, publishVersion } from '../api/site-api';
+import { discardVersion, publishVersion } from '../../../api/sites';
 
 interface VersionHistoryProps {
   siteId: string;

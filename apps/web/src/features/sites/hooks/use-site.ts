@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import type { CloneRecord, CloneStatusResponse } from '@mirror/contract';
+import { queryKeys } from '../../../api/query-keys';
+import { getVersions } from '../../../api/sites';
 import { useClonePolling } from '../../../hooks/use-clone-polling';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { isRunningStatus } from '../../../lib/clone-status';
-import type { SiteVersionDetail } from '../../../lib/site-versions';
-import { getSite, getVersions } from '../api/site-api';
+import { getSite } from '../api/site-api';
 
 export type SiteLoad =
   | { state: 'loading' }
@@ -18,37 +20,41 @@ export interface UseSiteOptions {
 }
 
 /**
- * One site with its versions. A running mirror is watched with the shared polling hook; when it
- * settles, the site and its versions are fetched again.
+ * One site with its versions. A running mirror is watched with the shared polling hook (its timing
+ * is the SPEC's, so it is not a query); when it settles, the site and its versions are fetched
+ * again. A refresh that fails keeps what is on screen.
  */
 export function useSite(id: string, { onRunSettled }: UseSiteOptions = {}) {
-  const [load, setLoad] = useState<SiteLoad>({ state: 'loading' });
-  const [record, setRecord] = useState<CloneRecord | null>(null);
-  const [versions, setVersions] = useState<SiteVersionDetail[] | null>(null);
-  const [versionsError, setVersionsError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
+  const siteKey = queryKeys.sites.detail(id);
+  const versionsKey = queryKeys.sites.versions(id);
+  const siteQuery = useQuery({ queryKey: siteKey, queryFn: ({ signal }) => getSite(id, signal) });
+  const versionsQuery = useQuery({
+    queryKey: versionsKey,
+    queryFn: ({ signal }) => getVersions(id, signal),
+  });
+  const record = siteQuery.data ?? null;
 
-  const refreshVersions = useCallback(async () => {
-    try {
-      setVersions(await getVersions(id));
-      setVersionsError(null);
-    } catch (error) {
-      setVersionsError(getErrorMessage(error, 'Failed to fetch domains'));
-    }
-  }, [id]);
+  const mergeStatus = useCallback(
+    (status: CloneStatusResponse) =>
+      queryClient.setQueryData<CloneRecord>(queryKeys.sites.detail(id), (current) =>
+        current?.id === status.id ? { ...current, ...status } : current,
+      ),
+    [queryClient, id],
+  );
 
-  const refreshSite = useCallback(async () => {
-    try {
-      setRecord(await getSite(id));
-    } catch (error) {
-      console.error('Could not refresh the site', error);
-    }
-  }, [id]);
+  const refreshSite = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: queryKeys.sites.detail(id), exact: true }),
+    [queryClient, id],
+  );
+  const refreshVersions = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: queryKeys.sites.versions(id) }),
+    [queryClient, id],
+  );
 
   const polling = useClonePolling({
     // Each answer is merged into the stored record (SPEC §7).
-    onStatus: (status) =>
-      setRecord((current) => (current?.id === status.id ? { ...current, ...status } : current)),
+    onStatus: mergeStatus,
     onSettled: (status) => {
       onRunSettled?.(status);
       void refreshSite();
@@ -57,63 +63,44 @@ export function useSite(id: string, { onRunSettled }: UseSiteOptions = {}) {
   });
   const { start: startPolling } = polling;
 
+  // A run found on load, or started by an action (a re-mirror, a customization), is watched.
+  const runningId = record && isRunningStatus(record.status) ? record.id : null;
   useEffect(() => {
-    const controller = new AbortController();
-    getSite(id, controller.signal)
-      .then((site) => {
-        setRecord(site);
-        setLoad({ state: 'ready' });
-        if (isRunningStatus(site.status)) startPolling(site.id);
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 404) setLoad({ state: 'not-found' });
-        else setLoad({ state: 'error', message: getErrorMessage(error, 'Failed to load') });
-      });
-    getVersions(id, controller.signal)
-      .then((list) => {
-        setVersions(list);
-        setVersionsError(null);
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setVersionsError(getErrorMessage(error, 'Failed to fetch domains'));
-      });
-    return () => controller.abort();
-  }, [id, attempt, startPolling]);
+    if (runningId) startPolling(runningId);
+  }, [runningId, startPolling]);
 
   const retry = useCallback(() => {
-    setLoad({ state: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
+    void queryClient.resetQueries({ queryKey: queryKeys.sites.detail(id), exact: true });
+    void queryClient.resetQueries({ queryKey: queryKeys.sites.versions(id) });
+  }, [queryClient, id]);
 
   /** Replaces the record after an action answered with it; a new run starts being watched. */
   const applyRecord = useCallback(
-    (next: CloneRecord) => {
-      setRecord(next);
-      if (isRunningStatus(next.status)) startPolling(next.id);
-    },
-    [startPolling],
+    (next: CloneRecord) => queryClient.setQueryData(queryKeys.sites.detail(id), next),
+    [queryClient, id],
   );
 
-  /** Merges a status answer (a customization started) and watches the run it reports. */
-  const applyStatus = useCallback(
-    (status: CloneStatusResponse) => {
-      setRecord((current) => (current?.id === status.id ? { ...current, ...status } : current));
-      if (isRunningStatus(status.status)) startPolling(status.id);
-    },
-    [startPolling],
-  );
+  const { error } = siteQuery;
+  const load: SiteLoad = record
+    ? { state: 'ready' }
+    : siteQuery.isError
+      ? error instanceof ApiError && error.status === 404
+        ? { state: 'not-found' }
+        : { state: 'error', message: getErrorMessage(error, 'Failed to load') }
+      : { state: 'loading' };
 
   return {
     load,
     site: record,
-    versions,
-    versionsError,
+    versions: versionsQuery.data ?? null,
+    versionsError: versionsQuery.isError
+      ? getErrorMessage(versionsQuery.error, 'Failed to fetch domains')
+      : null,
     pollError: polling.id === record?.id ? polling.error : null,
     retry,
     applyRecord,
-    applyStatus,
+    /** Merges a status answer (a customization started); a run it reports is watched. */
+    applyStatus: mergeStatus,
     refreshSite,
     refreshVersions,
   };

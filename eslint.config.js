@@ -6,7 +6,14 @@ import tseslint from 'typescript-eslint';
 
 // The web app talks to the server only through the contract package and its own api client.
 const webServerImports = {
-  group: ['@mirror/server', '@mirror/engine', '**/apps/server/**', '**/packages/engine/**'],
+  group: [
+    '@mirror/server',
+    '@mirror/engine',
+    '@mirror/customize',
+    '**/apps/server/**',
+    '**/packages/engine/**',
+    '**/packages/customize/**',
+  ],
   message: 'The web app reaches the server only through @mirror/contract and its api client.',
 };
 
@@ -57,6 +64,39 @@ function featureBoundary(feature, depth) {
             {
               regex: `(?:^|/)features/(?!${name}/)`,
               message: `A feature imports only from itself: move what '${feature}' shares with another feature to src/components, src/lib or src/api.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+// Server module boundaries (docs/decisions/013-module-boundaries.md): a module's repositories
+// (`*.repository.ts`) are private to its folder. Other modules, jobs, routes and the rest of the
+// server go through the module's service. Tests may seed data through any repository.
+const serverModules = readdirSync(new URL('./apps/server/src/modules', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const SERVER_TESTS = ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**'];
+const repositoryMessage = (owner) =>
+  `A repository is private to its module: ask ${owner}'s service (or add a method to it) instead.`;
+
+/** Files of `modules/<name>/`: no `../<other module>/….repository.js`. */
+function serverModuleBoundary(name) {
+  return {
+    files: [`apps/server/src/modules/${name}/**/*.ts`],
+    ignores: SERVER_TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(?:\\.\\./)+(?!${escapeRegex(name)}/)[\\w-]+/(?:[\\w-]+/)*[\\w.-]+\\.repository(?:\\.js)?$`,
+              message: repositoryMessage('the other module'),
             },
           ],
         },
@@ -125,11 +165,51 @@ export default tseslint.config(
     FEATURE_DEPTHS.map((depth) => featureBoundary(feature, depth)),
   ),
   {
+    // Outside modules/ (routes, services.ts, hosting, roles): no module's repository at all.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/modules/**', ...SERVER_TESTS],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(?:^|/)modules/[\\w-]+/(?:[\\w-]+/)*[\\w.-]+\\.repository(?:\\.js)?$',
+              message: repositoryMessage('the module'),
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...serverModules.map(serverModuleBoundary),
+  {
     files: ['packages/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         { patterns: ['@mirror/server', '**/apps/**', 'kysely', 'pg', 'better-sqlite3'] },
+      ],
+    },
+  },
+  {
+    // Customization is a library of its own (docs/decisions/012-customize-package.md): it needs
+    // the contract's types, never the engine or the server.
+    files: ['packages/customize/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '@mirror/server',
+            '@mirror/engine',
+            '**/apps/**',
+            '**/packages/engine/**',
+            'kysely',
+            'pg',
+            'better-sqlite3',
+          ],
+        },
       ],
     },
   },

@@ -7,10 +7,16 @@ export default defineConfig({
   resolve: { conditions: ['@mirror/source'] },
   ssr: { resolve: { conditions: ['@mirror/source'] } },
   test: {
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine that is one.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
         test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'customize', root: 'packages/customize', include: ['src/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from './app.js';
+import { expectErrorLog, testLogStream } from './test/logs.js';
 import { createTestApp, createTestConfig, dropTestStorage, type TestApp } from './test/test-app.js';
 
 let current: TestApp | undefined;
@@ -23,6 +24,7 @@ describe('API basics', () => {
   it('reports 503 when the database is gone', async () => {
     current = await createTestApp();
     await current.app.database.destroy();
+    expectErrorLog(/database ping failed/);
     const res = await current.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ message: 'Database unavailable.' });
@@ -69,7 +71,7 @@ describe('API basics', () => {
 describe('errors', () => {
   async function appWithProbeRoutes(): Promise<TestApp> {
     const config = createTestConfig();
-    const app = await buildApp(config);
+    const app = await buildApp(config, { logStream: testLogStream() });
     app.post(
       '/api/probe/validate',
       {
@@ -126,6 +128,7 @@ describe('errors', () => {
 
   it('hides the internals of a server error', async () => {
     current = await appWithProbeRoutes();
+    expectErrorLog(/postgres:\/\/secret@db leaked/);
     const res = await current.app.inject({ url: '/api/probe/crash' });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ message: 'Server error. Please try again later.' });

@@ -90,7 +90,10 @@ export function isServiceUnreachable(error: Error): boolean {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      // A 5xx the code chose (503 while payments are off, a page that cannot be captured): the
+      // thrower logged its cause at the level it deserves, so here it is a warning, not a second
+      // error.
+      if (error.status >= 500) request.log.warn({ err: error }, error.message);
       return reply.status(error.status).headers(error.headers).send(error.toBody());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildApp, type AppDependencies } from '../app.js';
 import { loadConfig, type Config } from '../config/env.js';
+import { TEST_LOG_LEVEL, testLogStream } from './logs.js';
 
 /**
  * The one test server factory. Each call gets its own data directory and its own freshly migrated
@@ -71,7 +72,8 @@ export function createTestConfig(overrides: Record<string, string> = {}): Config
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-test-'));
   return loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    // Logs go to the collector of ./logs.ts (createTestApp): an undeclared error fails the test.
+    LOG_LEVEL: TEST_LOG_LEVEL,
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     // Chromium runs for thumbnails only in the tests that ask for them.
@@ -118,7 +120,7 @@ export async function createTestApp(
   deps: AppDependencies = {},
 ): Promise<TestApp> {
   const config = createTestConfig(overrides);
-  const app = await buildApp(config, deps);
+  const app = await buildApp(config, { ...deps, logStream: testLogStream(deps.logStream) });
   await app.ready();
   return {
     app,

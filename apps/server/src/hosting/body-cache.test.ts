@@ -30,6 +30,32 @@ describe('body cache', () => {
     expect(read).toHaveBeenCalledTimes(1);
   });
 
+  it('reads a body again when the store answers short, and never keeps or gives a short one', async () => {
+    const store = createMemoryBlobStore();
+    const file = await put(store, text);
+    // An object store still writing the same content (two workers store one file) answers short.
+    let shortReads = 1;
+    const racing: BlobStore = {
+      ...store,
+      async *read(hash) {
+        if (shortReads-- > 0) {
+          yield text.subarray(0, 10);
+          return;
+        }
+        yield* store.read(hash);
+      },
+    };
+    const cache = new BodyCache(racing);
+    expect((await cache.load(file)).equals(text)).toBe(true);
+    expect(cache.body(file.hash)?.equals(text)).toBe(true);
+
+    shortReads = 2;
+    const broken = new BodyCache(racing);
+    await expect(broken.load(file)).rejects.toThrow(/manifest says/);
+    expect(broken.body(file.hash)).toBeUndefined();
+    expect((await broken.load(file)).equals(text)).toBe(true);
+  });
+
   it('does not keep bodies larger than the small-body size', async () => {
     const store = createMemoryBlobStore();
     const file = await put(store, text);

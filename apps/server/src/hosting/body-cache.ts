@@ -69,7 +69,7 @@ export class BodyCache {
     if (cached !== undefined) return Promise.resolve(cached);
     let pending = this.loading.get(hash);
     if (pending === undefined) {
-      pending = this.readAll(hash)
+      pending = this.readWhole(file)
         .then((body) => {
           if (body.length <= this.smallBodyBytes) this.bodies.set(hash, body, body.length);
           return body;
@@ -101,6 +101,19 @@ export class BodyCache {
       this.compressing.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * The body, checked against the size the manifest gives: a blob store that is still writing
+   * the same content (two workers storing one file; an object store without atomic writes) can
+   * answer short once. A short body is read again, then refused, never cached or sent.
+   */
+  private async readWhole(file: CachedFile): Promise<Buffer> {
+    const body = await this.readAll(file.hash);
+    if (body.length === file.size) return body;
+    const again = await this.readAll(file.hash);
+    if (again.length === file.size) return again;
+    throw new Error(`blob ${file.hash} is ${again.length} bytes; its manifest says ${file.size}`);
   }
 
   private async readAll(hash: string): Promise<Buffer> {

@@ -63,7 +63,7 @@ describe('--role worker', () => {
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
     expect(worker.output().stdout).toContain('shutting down');
-  }, 30_000);
+  }, 60_000);
 
   it('never loads the web stack', () => {
     // The worker's static import graph, followed from its module through our own sources.
@@ -119,7 +119,7 @@ describe('--role sites', () => {
     expect((await get(port, '/metrics')).body).toMatch(
       /^mirror_sites_requests_total\{role="sites"\} 1$/m,
     );
-  }, 30_000);
+  }, 60_000);
 
   it('asks for the metrics token when one is set', async () => {
     const token = 'a-metrics-token-of-some-length';
@@ -130,7 +130,7 @@ describe('--role sites', () => {
     expect(JSON.parse(refused.body)).toEqual({ message: 'A valid metrics token is required.' });
     const allowed = await get(port, '/metrics', undefined, { authorization: `Bearer ${token}` });
     expect(allowed.status).toBe(200);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('--role api', () => {
@@ -146,7 +146,7 @@ describe('--role api', () => {
     expect(metrics).toMatch(
       /^mirror_http_request_duration_seconds_count\{role="api",method="GET",route="\/api\/health",status_code="200"\} 1$/m,
     );
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('the role option', () => {
@@ -155,5 +155,5 @@ describe('the role option', () => {
     expect(await bad.exited).toBe(1);
     expect(bad.output().stderr).toContain('Unknown role "janitor"');
     expect(bad.output().stderr).toContain('--role all|api|worker|sites');
-  }, 30_000);
+  }, 60_000);
 });

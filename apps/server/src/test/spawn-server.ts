@@ -32,10 +32,10 @@ export function spawnServer(env: Record<string, string>, args: string[] = []) {
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  /** The port it listens on, once it says so. */
+  /** The port it listens on, once it says so (compiling the sources takes a while on a busy machine). */
   const port = waitFor(
     () => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1],
-    20_000,
+    45_000,
   );
   port.catch(() => undefined);
   return { child, exited, port, output: () => ({ stdout, stderr }) };

@@ -34,7 +34,8 @@ async function clone(
   return t.app.inject({ method: 'POST', url: '/api/domains/clone', payload, headers });
 }
 
-describe('mirroring as a service', () => {
+// Whole mirrors, re-mirrors and zips: slower on PostgreSQL, Redis and S3 with two files at once.
+describe('mirroring as a service', { timeout: 60_000 }, () => {
   it('mirrors a visitor demo and serves it on its subdomain', async () => {
     const { site, t } = await setup();
     const res = await clone(t, { sourceUrl: site.url, isDemo: true });

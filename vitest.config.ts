@@ -3,6 +3,52 @@ import { defineConfig } from 'vitest/config';
 // One runner for every unit and integration suite. Packages resolve to their TypeScript sources
 // through the `@mirror/source` export condition, so tests never need a build first. (Our own name:
 // some npm packages publish a plain `source` condition that points at TypeScript they do not ship.)
+/**
+ * Files that drive Chromium through whole sessions or measure time to a tenth of a second: two of
+ * them at once on two cores make each other miss (a scroll that loads the next page, a 1.5 s
+ * limit). They run in a project of their own (`<name>-serial`), one file at a time, after the
+ * others have run on both cores. `--project 'server*'` selects both halves of a package.
+ */
+const SERIAL: Record<string, string[]> = {
+  engine: [
+    'test/js-fidelity.test.ts',
+    'test/js-modules.test.ts',
+    'test/render-decision.test.ts',
+    'src/fidelity/check.test.ts',
+    'src/render/renderer.test.ts',
+    'src/net/hostile-servers.test.ts',
+    'src/net/paused-parser.test.ts',
+  ],
+  server: [
+    'src/hosting/js-fidelity.test.ts',
+    'src/modules/fidelity/fidelity.test.ts',
+    'src/modules/screenshots/*.test.ts',
+    'src/modules/ideas/reference-screenshots.test.ts',
+    'src/http/routes/screenshots.routes.test.ts',
+    'src/roles/*.test.ts',
+  ],
+};
+
+type ProjectTest = { name: string; root: string; include: string[] } & Record<string, unknown>;
+
+/** A package's tests as two projects: the many on both cores, then the serial ones alone. */
+function split(test: ProjectTest) {
+  const serial = SERIAL[test.name] ?? [];
+  return [
+    { extends: true, test: { ...test, exclude: serial } },
+    {
+      extends: true,
+      test: {
+        ...test,
+        name: `${test.name}-serial`,
+        include: serial,
+        maxWorkers: 1,
+        sequence: { groupOrder: 1 },
+      },
+    },
+  ];
+}
+
 export default defineConfig({
   resolve: { conditions: ['@mirror/source'] },
   ssr: { resolve: { conditions: ['@mirror/source'] } },
@@ -18,27 +64,21 @@ export default defineConfig({
         extends: true,
         test: { name: 'customize', root: 'packages/customize', include: ['src/**/*.test.ts'] },
       },
-      {
-        extends: true,
-        test: {
-          name: 'engine',
-          root: 'packages/engine',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'server',
-          root: 'apps/server',
-          include: ['src/**/*.test.ts'],
-          setupFiles: ['src/test/setup.ts'],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
-        },
-      },
+      ...split({
+        name: 'engine',
+        root: 'packages/engine',
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        testTimeout: 60_000,
+        hookTimeout: 60_000,
+      }),
+      ...split({
+        name: 'server',
+        root: 'apps/server',
+        include: ['src/**/*.test.ts'],
+        setupFiles: ['src/test/setup.ts'],
+        testTimeout: 20_000,
+        hookTimeout: 30_000,
+      }),
       'apps/web/vitest.config.ts',
     ],
   },

@@ -27,8 +27,12 @@ const NameField = requiredString(AUTH_MESSAGES.nameRequired).max(100, AUTH_MESSA
 
 export const LocaleField = z.enum(LOCALE_CODES);
 
+const DemoSiteId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: AUTH_MESSAGES.demoIdsInvalid });
+
 export const DemoSiteIds = z
-  .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), { error: AUTH_MESSAGES.demoIdsInvalid })
+  .array(DemoSiteId, { error: AUTH_MESSAGES.demoIdsInvalid })
   .max(50, { error: AUTH_MESSAGES.demoIdsInvalid });
 
 export const RegisterBody = z.object({
@@ -129,7 +133,11 @@ export const DeleteAccountBody = z.object(
 );
 export type DeleteAccountBody = z.input<typeof DeleteAccountBody>;
 
-export const ClaimDemosBody = z.object({ demoSiteIds: DemoSiteIds });
+export const ClaimDemosBody = z.object({
+  demoSiteIds: DemoSiteIds,
+  /** The demo the visitor acted on ("Register to customize"): claimed before any other. */
+  firstId: DemoSiteId.optional(),
+});
 export type ClaimDemosBody = z.input<typeof ClaimDemosBody>;
 
 export const ClaimDemosResponse = z.object({

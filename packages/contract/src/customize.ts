@@ -28,6 +28,15 @@ export const CUSTOMIZE_MESSAGES = {
   undoNoSuchEdit: 'This draft has no such edit.',
   rateLimited: 'Too many customizations. Please wait a few minutes and try again.',
   /**
+   * An upload reference (`replaceImage` with `upload`) that names no image of the caller's own
+   * account: another account's file and a made-up hash get this same answer (issue 30, item 4).
+   */
+  uploadNotFound:
+    'An uploaded image in these changes was not found in your account. Nothing was changed.',
+  /** The same, for an edit planned while the run was under way: that one change is left out. */
+  uploadLeftOut:
+    'An uploaded image was not found in your account, so that image was left as it was.',
+  /**
    * 409 of `POST /payments/ai-rewrite` and `POST /domains/clone-with-ai` when the server has no AI
    * model: nothing is charged or written. Customizing with instructions still works.
    */
@@ -55,6 +64,12 @@ const Instructions = z
 export const Customizations = z.object({
   instructions: Instructions.optional(),
   ops: z.array(EditOp).max(EDIT_PLAN_LIMITS.maxOps).optional(),
+  /**
+   * Make the draft from the parts of the instructions that were understood; the others are kept
+   * on the draft as not understood (`SiteVersion.unparsed`). Without it, a part not understood
+   * refuses the whole request and nothing is made.
+   */
+  partial: z.boolean().optional(),
 });
 export type Customizations = z.infer<typeof Customizations>;
 
@@ -67,8 +82,18 @@ export const Understanding = z.object({
   byModel: z.boolean(),
   /** "I will: …", one plain line per change (never a selector). */
   willDo: z.array(z.string()),
-  /** Parts not understood, verbatim, with the closest phrasing that is. */
-  notUnderstood: z.array(z.object({ part: z.string(), suggestion: z.string().nullable() })),
+  /**
+   * Parts not understood, verbatim, with the closest phrasing that is (null when nothing the
+   * engine can do comes close) and other phrasings near it (a vague wish such as "make it pop":
+   * the colours, fonts and sizes it can set).
+   */
+  notUnderstood: z.array(
+    z.object({
+      part: z.string(),
+      suggestion: z.string().nullable(),
+      alternatives: z.array(z.string()).optional(),
+    }),
+  ),
 });
 export type Understanding = z.infer<typeof Understanding>;
 

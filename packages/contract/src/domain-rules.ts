@@ -104,6 +104,15 @@ export const DOMAIN_MESSAGES = {
   /** The 409 for a domain another account claimed but never verified: how to prove it is yours. */
   takenProveOwnership: (host: string, value: string) =>
     `This domain is already connected to another account. It has not been verified there: if the domain is yours, add a TXT record named ${host} with the value ${value} to its DNS, then add the domain again. The first account to prove ownership gets the domain.`,
+  /**
+   * The 409 for a domain another account verified once: how to take it over when that account no
+   * longer passes verification (its TXT record gone and nothing pointing at Mirror).
+   */
+  takenVerifiedProveOwnership: (host: string, value: string) =>
+    `This domain is already connected to another account. If the domain is yours, add a TXT record named ${host} with the value ${value} to its DNS, then add the domain again. It moves to your account once that account's verification no longer holds: no other mirror-verification value in that TXT record, and no record of the domain pointing to Mirror.`,
+  /** The 409 when the caller proved ownership but the verified holder still passes verification. */
+  takenStillVerified: (host: string) =>
+    `This domain is already connected to another account, and its DNS still verifies it there. To move it to your account, remove the other mirror-verification value from the TXT record ${host} and point the domain away from Mirror, then add the domain again (you can point it back afterwards).`,
   pendingClaimLimit: (limit: number) =>
     `Your plan allows ${limit} domains waiting for DNS verification at a time. Finish verifying one, or remove one, before adding another.`,
   alreadyYours: 'This domain is already in your account.',

@@ -97,6 +97,14 @@ export const FidelitySummary = z.object({
   score: z.number().nullable(),
   /** Distinct pages checked (each at both widths). */
   pagesChecked: z.number().int(),
+  /**
+   * While the check runs (issue 31, item 10): page renders compared so far, of those planned
+   * (pages × widths); null before it reports. Optional: older servers do not send it.
+   */
+  progress: z
+    .object({ done: z.number().int().min(0), total: z.number().int().min(0) })
+    .nullable()
+    .optional(),
 });
 export type FidelitySummary = z.infer<typeof FidelitySummary>;
 

@@ -46,6 +46,8 @@ export const MIRROR_FAILURE_KINDS = [
   'server-storage',
   /** The copy would take more storage than the owner's plan includes. */
   'storage-quota',
+  /** The site went beyond its owner's plan (a downgrade) while the run was under way: read-only. */
+  'plan-limit',
   'unknown',
 ] as const;
 export type MirrorFailureKind = (typeof MIRROR_FAILURE_KINDS)[number];

@@ -57,6 +57,9 @@ export const PAYMENT_MESSAGES = {
   invoiceNotFound: 'Invoice not found.',
   paymentNotFound: 'Payment not found.',
   alreadyPaid: 'This rewrite is already paid for.',
+  /** A rewrite payment asked for while another one for the same site is under way: not charged. */
+  paymentInProgress:
+    'A payment for this rewrite is already being processed. Please wait a moment and check again.',
   rewriteNotNeeded: 'AI rewrite is included in your plan.',
   testModeOnly: 'Test cards are only accepted in test mode.',
   notConfigured: 'Payments are not configured',

@@ -124,7 +124,16 @@ export const Usage = z.object({
   periodStart: z.number().int(),
   periodEnd: z.number().int(),
   mirrors: z.object({ used: z.number().int(), limit: z.number().int().nullable() }),
-  customDomains: z.object({ used: z.number().int(), limit: z.number().int() }),
+  /**
+   * Custom domains attached to the account's sites, against the plan's number: `used` counts them
+   * all, since each takes a slot whether or not it serves yet; `waiting` those whose DNS records
+   * are not (or not correctly) set up yet.
+   */
+  customDomains: z.object({
+    used: z.number().int(),
+    waiting: z.number().int(),
+    limit: z.number().int(),
+  }),
   /** Page views of the account's sites in the period (people only: no bots, no owner previews). */
   pageViews: z.number().int(),
   /** Unique visitors of the account's sites: the sum over days of each day's distinct people. */
@@ -199,6 +208,8 @@ export const DowngradePreview = z.object({
   }),
   /** Whether the plan allows choosing subdomains (without: they keep working, or go back to random). */
   customSubdomain: z.boolean(),
+  /** Sites of the account on a subdomain their owner chose (not a random one). */
+  chosenSubdomains: z.number().int(),
   graceDays: z.number().int(),
 });
 export type DowngradePreview = z.infer<typeof DowngradePreview>;

@@ -18,6 +18,11 @@ export interface PlanFeature {
   /** Stable key; the web app translates `pricing.features.<key>`. */
   key: string;
   included: boolean;
+  /**
+   * Runs only on a server with an AI model connected (AI rewrites): not offered where none is
+   * (`GET /domains/ai-rewrite-pricing` answers `available: false`).
+   */
+  needsModel?: true;
 }
 
 export interface Plan {
@@ -59,7 +64,7 @@ export const PLANS: readonly Plan[] = [
       { key: 'basicAi', included: true },
       { key: 'productSubdomain', included: true },
       { key: 'ideaSearch', included: true },
-      { key: 'paidRewrite', included: true },
+      { key: 'paidRewrite', included: true, needsModel: true },
       { key: 'customDomains', included: false },
       { key: 'autoSync', included: false },
     ],
@@ -86,7 +91,7 @@ export const PLANS: readonly Plan[] = [
       { key: 'advancedAi', included: true },
       { key: 'customSubdomains', included: true },
       { key: 'twoCustomDomains', included: true },
-      { key: 'freeRewrite', included: true },
+      { key: 'freeRewrite', included: true, needsModel: true },
       { key: 'autoSsl', included: true },
       { key: 'autoSync', included: true },
     ],
@@ -113,7 +118,7 @@ export const PLANS: readonly Plan[] = [
       { key: 'premiumAi', included: true },
       { key: 'unlimitedSubdomains', included: true },
       { key: 'fifteenCustomDomains', included: true },
-      { key: 'freeRewrite', included: true },
+      { key: 'freeRewrite', included: true, needsModel: true },
       { key: 'autoSync', included: true },
       { key: 'prioritySupport', included: true },
     ],

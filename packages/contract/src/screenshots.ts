@@ -6,7 +6,11 @@ export const SCREENSHOT_MESSAGES = {
   urlInvalid: SITE_MESSAGES.urlInvalid,
   refused:
     'This address points to a private or local network and cannot be captured. Please use a public website.',
-  notFound: 'This website could not be found. Please check the address.',
+  /**
+   * The site's name does not resolve. Said to whoever pressed 'Try to Get Screenshot' on a
+   * reference they never typed: nothing in it asks them to check an address.
+   */
+  notFound: 'This website could not be reached right now, so no screenshot was taken.',
   /** SPEC §8 domain store default: the answer to every capture that did not produce an image. */
   failed: 'Failed to generate screenshot',
   timedOut: 'Failed to generate screenshot: the website took too long to load.',

@@ -32,6 +32,10 @@ export const CUSTOMIZE_STATUS_TEXTS = {
   draftReady: 'rewrite draft ready for review',
   /** A customization is a draft until its owner publishes it (issue 19). */
   editsReady: 'draft ready for review',
+  /** The draft went live (issue 31: the status card stops asking for a review). */
+  published: 'draft published',
+  /** The draft was thrown away; the live site did not change. */
+  discarded: 'draft discarded',
   failed: 'customization failed',
 } as const;
 

@@ -155,6 +155,17 @@ describe('replaceText', () => {
     const glob = apply({ ...op, pages: ['/pri*'] });
     expect(glob.changed.map((d) => d.path)).toEqual(['/pricing']);
   });
+
+  it('takes "the home page" to be the home page, not the other pages of a listing', () => {
+    // A blog's second page is its own copy, `/?page=2`, with the same heading.
+    const blog = [...SITE, { path: '/?page=2', contentType: 'text/html', text: INDEX }];
+    const result = applyPlan(
+      { ops: [{ op: 'setText', selector: 'h1', text: 'Fresh bread', pages: ['/'] }] },
+      blog,
+    );
+    expect(result.changed.map((d) => d.path)).toEqual(['/']);
+    expect(result.summary[0]).toMatch(/\(1 element on 1 page\)$/);
+  });
 });
 
 describe('setText and rewriteCopy', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   colorKey,
+  colorNameInWords,
   findColors,
   formatReplacement,
   isColorName,
@@ -85,5 +86,17 @@ describe('colours', () => {
     expect(isSaturated(parseColor('#0066ff') ?? { r: 0, g: 0, b: 0, a: 0 })).toBe(true);
     expect(isSaturated(parseColor('#777777') ?? { r: 0, g: 0, b: 0, a: 0 })).toBe(false);
     expect(isSaturated(parseColor('#fffffe') ?? { r: 0, g: 0, b: 0, a: 0 })).toBe(false);
+  });
+});
+
+describe('colour names in words', () => {
+  it('writes compound CSS names as a person does, and keeps one-word names', () => {
+    expect(colorNameInWords('darkgreen')).toBe('dark green');
+    expect(colorNameInWords('lightgoldenrodyellow')).toBe('light goldenrod yellow');
+    expect(colorNameInWords('darkslategray')).toBe('dark slate gray');
+    expect(colorNameInWords('seagreen')).toBe('sea green');
+    for (const name of ['red', 'navy', 'goldenrod', 'seashell', 'firebrick', 'Bakery']) {
+      expect(colorNameInWords(name)).toBe(name);
+    }
   });
 });

@@ -19,6 +19,45 @@ export function isColorName(name: string): boolean {
   return /^[a-z]+$/i.test(name) && !isTransparent(name) && colord(name).isValid();
 }
 
+/** The words CSS colour names are made of (`darkslategray` is "dark slate gray"). */
+const COLOR_NAME_WORDS = new Set(
+  (
+    'alice almond antique aqua aquamarine azure beige bisque black blanched blue blush brown ' +
+    'burlywood cadet chartreuse chiffon chocolate coral cornflower cornsilk cream crimson cyan ' +
+    'dark deep dim dodger drab firebrick floral forest fuchsia gainsboro ghost gold goldenrod ' +
+    'gray grey green honeydew hot indian indigo ivory khaki lace lavender lawn lemon light lime ' +
+    'linen magenta maroon medium midnight mint misty moccasin navajo navy old olive orange orchid ' +
+    'pale papaya peach peru pink plum powder puff purple rebecca red rose rosy royal saddle salmon ' +
+    'sandy sea seashell sienna silver sky slate smoke snow spring steel tan teal thistle tomato ' +
+    'turquoise violet wheat whip white yellow'
+  ).split(' '),
+);
+
+/**
+ * A CSS colour name in words, as a person writes it (`darkgreen` → "dark green",
+ * `lightgoldenrodyellow` → "light goldenrod yellow"); anything else as it is.
+ */
+export function colorNameInWords(name: string): string {
+  const lower = name.toLowerCase();
+  if (!isColorName(lower) || COLOR_NAME_WORDS.has(lower)) return name;
+  // Fewest words first: `goldenrod` stays one, `seagreen` is "sea green".
+  const best: (string[] | undefined)[] = [[]];
+  for (let end = 1; end <= lower.length; end++) {
+    for (let start = 0; start < end; start++) {
+      const before = best[start];
+      const word = lower.slice(start, end);
+      if (
+        before &&
+        COLOR_NAME_WORDS.has(word) &&
+        (!best[end] || best[end]!.length > before.length + 1)
+      ) {
+        best[end] = [...before, word];
+      }
+    }
+  }
+  return best[lower.length]?.join(' ') ?? name;
+}
+
 /** The name of a colour when it has one (`#ff0000` → `red`; `gray` and `aqua` over `grey`, `cyan`). */
 export function nameOfColor(color: Rgba): string | undefined {
   const name = colord({ r: color.r, g: color.g, b: color.b }).toName();

@@ -45,10 +45,17 @@ function kindOf(contentType: string): DocState['kind'] | undefined {
   return undefined;
 }
 
-/** `/about`, `/about/` and `/about/index.html` are one page. */
+/**
+ * `/about`, `/about/` and `/about/index.html` are one page. A query names another page of the
+ * copy (`/?page=2` is the blog's second page, not its home page), so it is kept.
+ */
 function normalizePath(path: string): string {
-  const p = path.replace(/[?#].*$/, '').replace(/\/index\.html?$/i, '/');
-  return p.length > 1 ? p.replace(/\/+$/, '') : p;
+  const hash = path.indexOf('#');
+  const whole = hash === -1 ? path : path.slice(0, hash);
+  const query = whole.indexOf('?');
+  const base = query === -1 ? whole : whole.slice(0, query);
+  const p = base.replace(/\/index\.html?$/i, '/');
+  return (p.length > 1 ? p.replace(/\/+$/, '') : p) + (query === -1 ? '' : whole.slice(query));
 }
 
 function pathMatches(path: string, pattern: string): boolean {

@@ -1,5 +1,6 @@
 /** AI customization: edit plans applied by splicing, page outlines, the built-in instruction engine. */
 export { applyPlan } from './apply-plan.js';
+export { colorNameInWords } from './colors.js';
 export { describePlan } from './describe.js';
 export { uploadPath } from './images.js';
 export { INSTRUCTION_LIMITS, parseInstructions, splitInstructions } from './instructions.js';

@@ -29,6 +29,7 @@ function check(c: CorpusCase): void {
   const { outline, parsed } = run(c);
   expect(parsed.plan.ops).toEqual(c.ops ?? []);
   expect(parsed.suggestions.map((s) => [s.part, s.suggestion])).toEqual(c.rejected ?? []);
+  if (c.alternatives) expect(parsed.suggestions[0]?.alternatives).toEqual(c.alternatives);
   expect(parsed.unparsed).toEqual((c.rejected ?? []).map(([part]) => part));
   expect(EditPlanSchema.safeParse(parsed.plan).error?.issues ?? []).toEqual([]);
   if (c.says) expect(describePlan(parsed.plan, outline)).toEqual(c.says);
@@ -162,7 +163,10 @@ describe('suggestions', () => {
     const misunderstood: string[] = [];
     for (const c of CORPUS) {
       const { outline, parsed } = run(c);
-      for (const { suggestion } of parsed.suggestions) {
+      for (const suggestion of parsed.suggestions.flatMap((s) => [
+        ...(s.suggestion === null ? [] : [s.suggestion]),
+        ...s.alternatives,
+      ])) {
         const again = parseInstructions(suggestion, outline);
         if (again.plan.ops.length === 0 && again.notes.length === 0) {
           misunderstood.push(suggestion);

@@ -5,10 +5,58 @@ import { colorValue, emailsIn, isPhone, vagueColor } from './instruction-values.
 import type { PageOutline } from './outline.js';
 
 /**
- * The closest phrasing the built-in engine supports for a part of a message it could not use:
- * a spelling fixed ("chnage the titel to …"), or the instruction it most resembles ("make the
- * logo crimson-ish" → "Set the main colour to crimson").
+ * The closest phrasings the built-in engine supports for a part of a message it could not use:
+ * a spelling fixed ("chnage the titel to …"), the instruction it most resembles ("make the logo
+ * crimson-ish" → "Set the main colour to crimson"), or, for a wish about the look as a whole
+ * ("make it pop", "use a warmer palette"), the looks the engine can set that come nearest.
  */
+
+/**
+ * Wishes about the look of the whole site, and the nearest looks the engine can set (colours,
+ * fonts, heading sizes, dark or light mode), best first. Checked in order.
+ */
+const LOOK_WISHES: readonly (readonly [RegExp, readonly string[]])[] = [
+  [
+    /\b(?:readable|legible|easier\s+to\s+read|hard\s+to\s+read)\b/,
+    ['Make the text bigger', 'Make the headings bigger'],
+  ],
+  [
+    /\b(?:warm(?:er|th)?|cozy|cosy|earthy|autumn(?:al)?|inviting)\b/,
+    ['Set the main colour to coral', 'Set the background colour to ivory'],
+  ],
+  [
+    /\b(?:cool(?:er)?|calm(?:er)?|serene|soothing|relaxed)\b/,
+    ['Set the main colour to teal', 'Set the background colour to azure'],
+  ],
+  [
+    /\b(?:pop(?:s|py)?|vibrant|vivid|punch(?:y|ier)|lively|livelier|energetic|stand\s+out|eye-?catching|exciting|striking|colou?rful|brighter\s+colou?rs?|zing|wow)\b/,
+    ['Set the main colour to crimson', 'Make the headings bigger', 'Set the accent colour to gold'],
+  ],
+  [
+    /\b(?:modern|fresh|clean(?:er)?|minimal(?:ist)?|sleek|contemporary|up-?to-?date|simpler)\b/,
+    ['Change the font to Inter', 'Use light mode'],
+  ],
+  [
+    /\b(?:elegant|classy|classic|luxur\w*|sophisticated|premium|timeless|refined|fancy)\b/,
+    ['Change the font to Playfair Display', 'Set the main colour to black'],
+  ],
+  [
+    /\b(?:playful|fun|friendl(?:y|ier)|cheerful|happ(?:y|ier)|whimsical|cute)\b/,
+    ['Change the font to Nunito', 'Set the main colour to orange'],
+  ],
+  [
+    /\b(?:professional|serious|corporate|trustworthy|formal|business-?like)\b/,
+    ['Set the main colour to navy', 'Change the font to Georgia'],
+  ],
+  [
+    /\b(?:nicer|prettier|better|beautiful|attractive|look\s+good|polished|design|style|theme|palette|colou?r\s+scheme|vibe|feel)\b/,
+    ['Set the main colour to crimson', 'Change the font to Inter', 'Make the headings bigger'],
+  ],
+];
+
+/** A part about particular copy ("make the tagline friendlier"): its words, not the site's look. */
+const NAMES_COPY =
+  /\b(?:tagline|subtitle|slogan|subheading|heading|headline|title|button|logo|name|description|phone|e-?mail|address|link|menu|footer|header|text\s+of)\b/;
 
 /** Words of the grammar a typo is measured against. */
 const VOCABULARY = [
@@ -212,15 +260,27 @@ function fromTo(text: string): { from: string; to: string } | undefined {
 }
 
 /**
- * A suggestion for a part of a message that was not understood (`note` says why an understood
- * part could not be used). `parses` tells whether a phrasing would be understood.
+ * Suggestions for a part of a message that was not understood (`note` says why an understood
+ * part could not be used), best first; none when nothing the engine can do comes close (rounded
+ * corners, shadows, the order of sections). `parses` tells whether a phrasing would be understood.
  */
 export function suggestFor(
   part: string,
   outline: PageOutline | undefined,
   parses: (text: string) => boolean,
   note?: string,
-): string {
+): string[] {
+  const found = closestPhrasings(part, outline, parses, note);
+  // A list of nearest looks keeps those this page takes.
+  return typeof found === 'string' ? [found] : found.filter(parses);
+}
+
+function closestPhrasings(
+  part: string,
+  outline: PageOutline | undefined,
+  parses: (text: string) => boolean,
+  note?: string,
+): string | readonly string[] {
   const text = normalize(part);
   const fixed = fixTypos(text);
   if (fixed !== undefined && parses(fixed)) return capitalize(fixed);
@@ -248,13 +308,17 @@ export function suggestFor(
       lower,
     )
   ) {
-    return 'Replace "old text" with "new text"';
+    return [];
   }
   const color = colorIn(text);
   if (color && !/\b(?:font|typeface)\b/i.test(text)) {
     return `Set the ${colorRoleIn(lower)} to ${color}`;
   }
-  if (/\b(?:dark|darker|night|black)\b/.test(lower)) return 'Use dark mode';
+  if (/\b(?:dark|darker|night|black|moody)\b/.test(lower)) return 'Use dark mode';
+  if (!NAMES_COPY.test(lower)) {
+    const wish = LOOK_WISHES.find(([re]) => re.test(lower));
+    if (wish) return wish[1];
+  }
   if (/\bcolou?rs?\b/.test(lower)) return `Set the ${colorRoleIn(lower)} to navy`;
   if (/\b(?:light|lighter|brighter|white)\b/.test(lower)) return 'Use light mode';
   if (/\b(?:bigger|larger|smaller|size|huge|tiny)\b/.test(lower)) {

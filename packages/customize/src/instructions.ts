@@ -27,8 +27,13 @@ export { INSTRUCTION_LIMITS };
 export interface Suggestion {
   /** The part, verbatim (also in `unparsed`). */
   part: string;
-  /** The closest phrasing the engine supports, e.g. "Set the main colour to crimson". */
-  suggestion: string;
+  /**
+   * The closest phrasing the engine supports, e.g. "Set the main colour to crimson"; null when
+   * nothing it can do comes close (rounded corners, the order of sections).
+   */
+  suggestion: string | null;
+  /** Other phrasings that come near ("make it pop": a colour, bigger headings, an accent). */
+  alternatives: string[];
 }
 
 export interface ParsedInstructions {
@@ -317,7 +322,8 @@ export function parseInstructions(text: string, outline?: PageOutline): ParsedIn
   const reject = (part: string, note?: string) => {
     unparsed.push(part);
     if (note !== undefined) notes.push(note);
-    suggestions.push({ part, suggestion: suggestFor(part, outline, parses, note) });
+    const [suggestion, ...alternatives] = suggestFor(part, outline, parses, note);
+    suggestions.push({ part, suggestion: suggestion ?? null, alternatives });
   };
   for (const piece of splitMessage(text, ctx)) {
     if (piece.kind === 'filler') continue;
@@ -338,6 +344,7 @@ export function parseInstructions(text: string, outline?: PageOutline): ParsedIn
         part: piece.text,
         suggestion:
           problem !== undefined ? 'Use a shorter text' : 'Send the rest in another message',
+        alternatives: [],
       });
       continue;
     }

@@ -66,6 +66,11 @@ export interface ManifestEntry {
   /** The body is the DOM as rendered by Chromium (the page builds its content with JavaScript). */
   rendered?: boolean;
   /**
+   * The page was rendered, and its copy keeps the HTML the server sent: its kept scripts build it
+   * again, as on the site, from the responses recorded while rendering (docs/engine.md, step 4).
+   */
+  replayed?: boolean;
+  /**
    * For a page with scripts, why it was or was not rendered, in one line for a person and the
    * fidelity report, e.g. "rendered (sample of its template): fetched 13 files the crawl had not
    * found (products.json, p1.png, p2.png, …)".
@@ -165,6 +170,8 @@ export interface MirrorOptions {
   respectRobots?: boolean;
   /** Headless rendering of pages built by JavaScript; default 'auto'. */
   render?: RenderMode;
+  /** Memory the run and its Chromium may use, in MB (default 1536): bounds renders at once. */
+  renderMemoryMb?: number;
   /** Pages and assets fetched at once per host. */
   concurrency?: { pages?: number; assets?: number };
   requestTimeoutMs?: number;

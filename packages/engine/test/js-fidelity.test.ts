@@ -8,13 +8,13 @@ import { createMemoryBlobStore } from '../src/storage/memory-blob-store.js';
 import { serveDirectory, serveFixture } from './fixture-server.js';
 import {
   compare,
+  corpusFor,
   hasDeepLinks,
   inParallel,
   launchBrowser,
   loadFixture,
   observe,
   PIXEL_TOLERANCE,
-  presentFixtures,
   renderDecision,
   saveObservation,
   serveExportLikeNetlify,
@@ -42,13 +42,9 @@ interface Outcome {
   timings?: Record<string, number>;
 }
 
-// MIRROR_FIDELITY_ONLY=js-router,js-todo narrows the run while working on a fixture.
-const only = process.env.MIRROR_FIDELITY_ONLY?.split(',');
-const fixtures = await Promise.all(
-  presentFixtures()
-    .filter((name) => !only || only.includes(name))
-    .map(loadFixture),
-);
+// The corpus, or the part of it this test copies (`corpusFor`: MIRROR_FIDELITY_ONLY, CI's half).
+const corpus = corpusFor('export');
+const fixtures = await Promise.all(corpus.names.map(loadFixture));
 const outcomes = new Map<string, Outcome>();
 let browser: Browser;
 
@@ -147,7 +143,7 @@ beforeAll(async () => {
       JSON.stringify(report, (key, value) => (key === 'screenshot' ? undefined : value), 2),
     );
   }
-}, 170_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -165,7 +161,7 @@ function expectFaithful(figures: FidelityFigures, decision: RenderDecision | und
 
 describe('JavaScript-built sites: the static export, served with the original stopped', () => {
   it('has a corpus', () => {
-    expect(fixtures.length).toBeGreaterThanOrEqual(only ? 1 : 7);
+    expect(fixtures.length).toBeGreaterThanOrEqual(corpus.narrowed ? 1 : 7);
   });
 
   for (const { name } of fixtures) {

@@ -77,6 +77,12 @@ export interface FixtureSpec {
   /** Client routes loaded directly (deep links): the copy needs its app shell fallback. */
   deepLinks?: string[];
   session?: SessionStep[];
+  /**
+   * Waits, after every load and step, until what the page does on its own has finished (a search
+   * worker that indexes the site, …), so that a busy machine cannot catch it half done. A page
+   * that never gets there is looked at anyway (the difference is then the figure).
+   */
+  ready?: (page: Page) => Promise<unknown>;
 }
 
 export interface JsFixture extends Required<Pick<FixtureSpec, 'start' | 'session'>> {
@@ -97,6 +103,22 @@ export function presentFixtures(): string[] {
   return JS_FIXTURES.filter((name) => fs.existsSync(path.join(FIXTURES, name)));
 }
 
+/**
+ * The fixtures one of the two corpus tests copies: the static export (`packages/engine/test/
+ * js-fidelity.test.ts`) or the hosted copy (`apps/server/src/hosting/js-fidelity.test.ts`).
+ * `MIRROR_FIDELITY_ONLY=js-router,js-todo` narrows both while working on a fixture. With
+ * `MIRROR_FIDELITY_CORPUS=half` (CI sets it) each fixture is copied by one of the two, in turn, so
+ * every fixture is still checked once; `npm run bench:fidelity` copies all of them both ways.
+ */
+export function corpusFor(copy: 'export' | 'hosted'): { names: string[]; narrowed: boolean } {
+  const only = process.env.MIRROR_FIDELITY_ONLY?.split(',');
+  const half = process.env.MIRROR_FIDELITY_CORPUS === 'half';
+  const names = presentFixtures()
+    .filter((name) => !only || only.includes(name))
+    .filter((_, i) => !half || i % 2 === (copy === 'export' ? 0 : 1));
+  return { names, narrowed: !!only || half };
+}
+
 /** A fixture with its session; one without `session.ts` is compared on its start page only. */
 export async function loadFixture(name: string): Promise<JsFixture> {
   const dir = path.join(FIXTURES, name);
@@ -108,6 +130,11 @@ export async function loadFixture(name: string): Promise<JsFixture> {
         ...(fs.existsSync(path.join(dir, 'site')) ? { root: 'site' } : {}),
         ...(fs.existsSync(path.join(dir, 'cdn')) ? { cdn: 'cdn' } : {}),
       };
+  return fixtureOf(name, dir, spec);
+}
+
+/** A fixture from its spec: the corpus's own, or a site of another corpus (bench/js-sites). */
+export function fixtureOf(name: string, dir: string, spec: FixtureSpec): JsFixture {
   return {
     name,
     dir,
@@ -442,6 +469,7 @@ export async function observe(
     const tab = await openTab(browser, options, log);
     try {
       const response = await tab.page.goto(`${base}${address}`, { waitUntil: 'load' });
+      await fixture.spec.ready?.(tab.page).catch(() => undefined);
       await tab.settle();
       log.loads[address] = {
         status: response?.status() ?? 0,
@@ -456,6 +484,7 @@ export async function observe(
   const tab = await openTab(browser, options, log);
   try {
     await tab.page.goto(`${base}${fixture.start}`, { waitUntil: 'load' });
+    await fixture.spec.ready?.(tab.page).catch(() => undefined);
     await tab.settle();
     log.steps['open'] = await viewOf(tab.page, base, false);
     for (const step of fixture.session) {
@@ -469,6 +498,7 @@ export async function observe(
         log.error = `step "${step.name}": ${(error as Error).message.split('\n')[0]}`;
         break;
       }
+      await fixture.spec.ready?.(tab.page).catch(() => undefined);
       await tab.settle();
       log.steps[step.name] = await viewOf(tab.page, base, false);
     }

@@ -144,14 +144,16 @@ fetch('/api/' + id + '.json').then(function (r) { return r.json(); }).then(funct
     const pages = pageEntries(manifest);
     expect(pages).toHaveLength(30);
     expect(manifest.stats.rendered).toBe(30);
-    expect(pages.every((p) => p.rendered)).toBe(true);
+    // Each page fetches an item of its own: every page is rendered for its response, and its copy
+    // keeps the server's HTML, which the kept script fills in from that response.
+    expect(pages.every((p) => p.replayed && !p.rendered)).toBe(true);
     expect(new Set(pages.map((p) => p.renderTemplate)).size).toBe(1);
     for (let n = 1; n <= 30; n++)
       expect(manifest.entries.map((e) => e.path)).toContain(`/api/p${n}.json`);
     const sample = pages.filter((p) => p.renderReason?.includes('sampled for its template'));
     expect(sample).toHaveLength(1);
     expect(sample[0]!.renderReason).toMatch(
-      /^rendered \(sampled for its template: item\.js could request files, change what a visitor sees\): fetched 1 file the crawl had not found \(p\d+\.json\)/,
+      /^rendered \(sampled for its template: item\.js could request files, change what a visitor sees; kept as the server sent it \(0\.0% of the first screen differs, text 100% alike\)\): fetched 1 file the crawl had not found \(p\d+\.json\)/,
     );
     expect(launches).toBe(1);
   }, 180_000);
@@ -202,7 +204,7 @@ fetch('/api/' + id + '.json').then(function (r) { return r.json(); }).then(funct
     );
   }, 120_000);
 
-  it('renders a client-routed page and says so', async () => {
+  it('does not render a page for client routing alone, and says so', async () => {
     const origin = await site({
       '/': html(`<!doctype html><html><head><title>Router</title></head><body>
         <main id="view"><h1>Home</h1><p>Welcome to the app.</p></main>
@@ -212,12 +214,215 @@ fetch('/api/' + id + '.json').then(function (r) { return r.json(); }).then(funct
     });
     const { manifest } = await run(`${origin.origin}/`, { maxDepth: 0 });
     const home = manifest.entries.find((e) => e.path === '/')!;
-    expect(home.rendered).toBe(true);
+    // The copy keeps the script: it routes there as it does on the site.
+    expect(home.rendered).toBeUndefined();
     expect(home.clientRouted).toBe(true);
-    expect(home.renderReason).toMatch(
-      /^rendered \(sampled for its template: inline scripts could route on the client\): routes on the client$/,
+    expect(home.renderReason).toBe(
+      'not rendered (sampled for its template: inline scripts could route on the client): ' +
+        'made no new request and changed nothing a visitor sees (routes on the client)',
     );
   }, 60_000);
+});
+
+describe('what the copy of a rendered page keeps', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** The export of a run, served on its own, the original stopped. */
+  async function exported(manifest: Manifest, store: ReturnType<typeof createMemoryBlobStore>) {
+    const out = tempDir();
+    await exportStatic(manifest, store, out);
+    const copy = await serveDirectory(out);
+    servers.push(copy);
+    return copy;
+  }
+
+  it("replays a client-rendered app from the server's HTML, so it mounts once and still works", async () => {
+    const todos = ['Water the tomatoes', 'Return the library books', 'Call the plumber back'];
+    const origin = await site({
+      '/': html(`<!doctype html><html><head><title>Todos</title></head><body>
+        <div id="app"></div><script src="/app.js"></script></body></html>`),
+      // Appends its list to the root, as Svelte and Vue apps mount: over a snapshot of itself it
+      // would show every todo twice.
+      '/app.js': js(`fetch('/api/todos.json').then((r) => r.json()).then((todos) => {
+  const root = document.getElementById('app');
+  const list = document.createElement('ul');
+  list.className = 'todos';
+  const add = (text) => { const li = document.createElement('li'); li.textContent = text; list.appendChild(li); };
+  todos.forEach(add);
+  const field = document.createElement('input');
+  field.setAttribute('aria-label', 'New todo');
+  field.addEventListener('keydown', (e) => { if (e.key === 'Enter') { add(field.value); field.value = ''; } });
+  root.append(field, list);
+});`),
+      '/api/todos.json': send('application/json', JSON.stringify(todos)),
+    });
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({ url: `${origin.origin}/`, store, allowPrivateNetworks: true });
+    const home = manifest.entries.find((e) => e.path === '/')!;
+    expect(home.replayed).toBe(true);
+    expect(home.rendered).toBeUndefined();
+    expect(home.renderReason).toMatch(/kept as the server sent it \(0\.0% of the first screen/);
+    expect(manifest.entries.map((e) => e.path)).toContain('/api/todos.json');
+
+    await origin.close();
+    const copy = await exported(manifest, store);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${copy.origin}/`);
+      await page.getByLabel('New todo').fill('Buy milk');
+      await page.getByLabel('New todo').press('Enter');
+      expect(await page.locator('ul.todos').count()).toBe(1);
+      expect(await page.locator('ul.todos li').allTextContents()).toEqual([...todos, 'Buy milk']);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('keeps the rendered DOM when a replay cannot show what the render showed', async () => {
+    const quote = 'Simplicity is prerequisite for reliability, said Dijkstra in 1975.';
+    const origin = await site({
+      '/': html(`<!doctype html><html><head><title>Quote</title></head><body>
+        <blockquote id="quote">Loading…</blockquote><script src="/quote.js"></script></body></html>`),
+      // A query that differs on every visit: no recorded response answers it in the copy.
+      '/quote.js': js(`fetch('/api/quote?at=' + Date.now() + Math.random())
+  .then((r) => r.json())
+  .then((q) => { document.getElementById('quote').textContent = q.text; })
+  .catch(() => {});`),
+      '/api/quote': send('application/json', JSON.stringify({ text: quote })),
+    });
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({ url: `${origin.origin}/`, store, allowPrivateNetworks: true });
+    const home = manifest.entries.find((e) => e.path === '/')!;
+    expect(home.rendered).toBe(true);
+    expect(home.replayed).toBeUndefined();
+    expect(home.renderReason).toMatch(
+      /kept as rendered \(replayed: [\d.]+% of the first screen differs, text \d+% alike; as rendered: 0\.0% of the first screen differs, text 100% alike\)/,
+    );
+
+    await origin.close();
+    const copy = await exported(manifest, store);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${copy.origin}/`);
+      await expect.poll(() => page.locator('#quote').textContent()).toBe(quote);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it("keeps the original address of another host's files that failed while rendering", async () => {
+    // A third party (a profile API and its avatars) that fails while the copy is made, and works
+    // again when the copy is viewed.
+    let failing = true;
+    const profile = JSON.stringify({
+      name: 'Ada Lovelace',
+      bio: 'Wrote the first program in 1843.',
+    });
+    const third = await site({
+      '/api/profile.json': (_req, res) =>
+        failing
+          ? void res.writeHead(503).end()
+          : void res
+              .writeHead(200, {
+                'content-type': 'application/json',
+                'access-control-allow-origin': '*',
+              })
+              .end(profile),
+    });
+    const origin = await site({
+      '/': html(`<!doctype html><html><head><title>Team</title></head><body>
+        <ul id="team"></ul><p id="profile">…</p><script src="/team.js"></script></body></html>`),
+      '/team.js': js(`fetch('/api/team.json').then((r) => r.json()).then((team) => {
+  document.getElementById('team').innerHTML = team.map((m) => '<li>' + m + '</li>').join('');
+});
+fetch('${third.origin}/api/profile.json').then((r) => r.json())
+  .then((p) => { document.getElementById('profile').textContent = p.name + ': ' + p.bio; })
+  .catch(() => {});`),
+      '/api/team.json': send(
+        'application/json',
+        JSON.stringify(['Grace Hopper, compilers', 'Margaret Hamilton, flight software']),
+      ),
+    });
+    const store = createMemoryBlobStore();
+    const manifest = await mirror({ url: `${origin.origin}/`, store, allowPrivateNetworks: true });
+    expect(manifest.stats.rendered).toBe(1);
+    expect(manifest.entries.some((e) => e.url.startsWith(third.origin))).toBe(false);
+
+    await origin.close();
+    failing = false;
+    const copy = await exported(manifest, store);
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    try {
+      await page.goto(`${copy.origin}/`);
+      await expect
+        .poll(() => page.locator('#profile').textContent())
+        .toBe('Ada Lovelace: Wrote the first program in 1843.');
+      expect(requested).toContain(`${third.origin}/api/profile.json`);
+      expect(requested.filter((url) => url.includes('/_x/'))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it('renders no page of a docs site whose scripts are analytics, a tracking pixel and a scroll-spy', async () => {
+    // Google Analytics' collector, answered here (the run maps its name to this server).
+    const collector = await site({
+      '/g/collect': send('image/gif', 'GIF89a'),
+    });
+    const port = new URL(collector.origin).port;
+    const origin = await site({
+      ...pagesOf(
+        30,
+        '<script async src="/analytics.js"></script><script defer src="/spy.js"></script>',
+        (n) =>
+          `<h2 id="install">Install</h2><p>Section one of page ${n}.</p>` +
+          `<h2 id="usage">Usage</h2><p>Section two of page ${n}.</p>`,
+      ),
+      '/analytics.js':
+        js(`new Image().src = 'http://www.google-analytics.com:${port}/g/collect?v=2&dl=' + encodeURIComponent(location.href);
+var pixel = document.createElement('img');
+pixel.src = '/pixel.gif'; pixel.width = 1; pixel.height = 1; pixel.alt = '';
+document.body.appendChild(pixel);`),
+      '/pixel.gif': send(
+        'image/gif',
+        Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64').toString(
+          'latin1',
+        ),
+      ),
+      '/spy.js': js(`addEventListener('hashchange', function () { mark(location.hash); });
+function mark(hash) {
+  document.querySelectorAll('nav a').forEach(function (a) { a.classList.toggle('active', a.hash === hash); });
+}
+addEventListener('scroll', function () {
+  var heads = document.querySelectorAll('h2[id]');
+  var current = heads[0];
+  heads.forEach(function (h) { if (h.getBoundingClientRect().top < 100) current = h; });
+  if (current) history.replaceState(null, '', '#' + current.id);
+});`),
+    });
+    const { manifest, launches } = await run(`${origin.origin}/p1.html`, {
+      resolve: async () => ['127.0.0.1'],
+    });
+    const pages = pageEntries(manifest);
+    expect(pages).toHaveLength(30);
+    const sampled = pages.filter((p) => p.renderReason?.includes('sampled for its template'));
+    expect(sampled).toHaveLength(1);
+    expect(sampled[0]!.renderReason).toBe(
+      'not rendered (sampled for its template: analytics.js could request files, change what a visitor sees): ' +
+        'made no new request and changed nothing a visitor sees; trackers left out: Google Analytics',
+    );
+    expect(manifest.stats.rendered).toBe(0);
+    expect(collector.requests.some((r) => r.startsWith('/g/collect'))).toBe(true);
+    expect(launches).toBe(1);
+  }, 120_000);
 });
 
 describe('js-fetch-grid: a product grid fetched as JSON, then its images', () => {
@@ -242,10 +447,11 @@ describe('js-fetch-grid: a product grid fetched as JSON, then its images', () =>
     const store = createMemoryBlobStore();
     const manifest = await mirror({ url: origin.origin, store, allowPrivateNetworks: true });
     const home = manifest.entries.find((e) => e.path === '/')!;
-    expect(home.rendered).toBe(true);
+    expect(home.replayed).toBe(true);
     expect(manifest.stats.rendered).toBe(1);
+    // products.json is a path string of grid.js: the crawl guessed it, so only the images count.
     expect(home.renderReason).toMatch(
-      /fetched 13 files the crawl had not found \(products\.json, p01\.png, p02\.png, …\)/,
+      /fetched 12 files the crawl had not found \(p01\.png, p02\.png, p03\.png, …\)/,
     );
     const paths = manifest.entries.map((e) => e.path);
     expect(paths).toContain('/products.json');

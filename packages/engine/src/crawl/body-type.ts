@@ -1,8 +1,12 @@
 import { essenceOf } from '../net/media-type.js';
 import type { Ref } from '../references/index.js';
+import { isPagefindEntry, isPagefindMeta } from './search-indexes.js';
 
-/** What the crawl reads a body as: the kinds it finds references in, or 'other'. */
-export type BodyType = 'html' | 'css' | 'manifest' | 'js' | 'other';
+/**
+ * What the crawl reads a body as: the kinds it finds references in, or 'other'. A `search-index`
+ * (Pagefind's entry and metadata files, `crawl/search-indexes.ts`) is read, never rewritten.
+ */
+export type BodyType = 'html' | 'css' | 'manifest' | 'js' | 'search-index' | 'other';
 
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 const JS_TYPES: ReadonlySet<string> = new Set([
@@ -28,6 +32,7 @@ export function isHtmlType(contentType: string): boolean {
 export function bodyTypeOf(contentType: string, url: URL, hint: Ref['kind'] | undefined): BodyType {
   const type = essenceOf(contentType);
   if (HTML_TYPES.has(type)) return 'html';
+  if (isPagefindEntry(url) || isPagefindMeta(url)) return 'search-index';
   if (type === 'text/css') return 'css';
   if (type === 'application/manifest+json' || (hint === 'manifest' && type.includes('json')))
     return 'manifest';

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { MirrorOptions } from '../types.js';
 
 /** Where the copy keeps the site's answer for unknown addresses (see `Manifest.fallback`). */
@@ -28,8 +29,16 @@ export const DEFAULTS = {
   /** Notes kept in the manifest. */
   maxNotes: 50,
   maxSitemapFiles: 20,
-  /** Chromium pages rendered at once. */
-  renderConcurrency: 2,
+  /**
+   * Memory a run may give Chromium and itself (the server passes its sandbox's): pages are
+   * rendered at once, each in a context of one Chromium, as it allows (`renderConcurrencyFor`).
+   */
+  renderMemoryMb: 1536,
+  /**
+   * A template whose copies keep the server's HTML (replay) stops being rendered after this many
+   * of its pages in a row fetched nothing new: their responses are all in the copy already.
+   */
+  renderQuietPages: 2,
   /** Pages of one template tried as its sample in 'auto' mode before its pages go unrendered. */
   renderSamples: 3,
   /** A sample's render waits this long at most for the crawl to read the files it fetched too. */
@@ -37,6 +46,15 @@ export const DEFAULTS = {
   /** Entries rewritten at once at the end of a run. */
   rewriters: 8,
 };
+
+/**
+ * Pages rendered at once within a memory budget: Chromium and the run take about 600 MB, each page
+ * in its own context up to 200 MB more; no more than the machine's cores (a render is busy on
+ * one), and between 1 and 4.
+ */
+export function renderConcurrencyFor(memoryMb: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores, Math.floor((memoryMb - 600) / 200)));
+}
 
 /** A run's limits and choices: its options, or the defaults. */
 export interface Settings {

@@ -9,11 +9,19 @@ import {
   type RefVisitor,
   type RenderHints,
 } from '../references/index.js';
+import { collectPathStrings } from '../references/path-strings.js';
 import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf } from './body-type.js';
 import { DEFAULTS } from './defaults.js';
 import type { Frontier, Task } from './frontier.js';
 import type { Scope } from './scope.js';
+import {
+  MAX_PAGEFIND_FILES,
+  isPagefindEntry,
+  pagefindEntryFiles,
+  pagefindMetaFiles,
+  pagefindScriptFiles,
+} from './search-indexes.js';
 
 /** What a page's references say about its scripts (read by the render policy). */
 export interface HtmlInfo {
@@ -25,6 +33,15 @@ const MODULE_KIND: ReadonlySet<Ref['kind']> = new Set(['module']);
 /** Distinct import maps kept for resolving bare specifiers (every page usually has the same one). */
 const MAX_IMPORT_MAPS = 100;
 const collectRefs: RefVisitor = () => undefined;
+/** Files guessed from path strings in scripts, queued from one document and in a whole run. */
+export const MAX_GUESSES_PER_DOCUMENT = 50;
+export const MAX_GUESSES_PER_RUN = 2_000;
+/** Path strings read from one document (each is resolved against one or two bases). */
+const MAX_PATH_STRINGS_PER_DOCUMENT = 200;
+/** A VitePress page's chunk as its first load imports it; client navigation loads the full one. */
+const LEAN_CHUNK = /\.lean\.js$/;
+/** Web manifests remembered by URL, read as manifests whatever JSON type they are served with. */
+const MAX_MANIFESTS = 1_000;
 
 /**
  * Reads fetched bodies for what they reference and queues it: pages in scope, frames, assets,
@@ -40,9 +57,16 @@ export class Discovery {
   private readonly importMapKeys = new Set<string>();
   /** Script URL → the page that loads it (workers and worklets resolve against the page). */
   private readonly scriptPages = new Map<string, string>();
+  /** URLs a `<link rel=manifest>` names: `manifest.json` is often served as `application/json`. */
+  private readonly manifests = new Set<string>();
   /** References beyond the per-document caps, and the documents that had them. */
   private refsDropped = 0;
   private documentsOverCap = 0;
+  /** Files queued as guesses, and same-site path strings left out past the caps. */
+  private guessed = 0;
+  private guessesOverCap = 0;
+  /** Files of a search index (Pagefind's chunks, fragments, filters) queued in the run. */
+  private searchFiles = 0;
 
   constructor(
     private readonly frontier: Frontier,
@@ -57,11 +81,30 @@ export class Discovery {
     return this.scriptPages.get(url);
   }
 
+  /** What the documents that named `url` say it is, when that decides how it is read. */
+  hintFor(url: URL): Ref['kind'] | undefined {
+    return this.manifests.size > 0 && this.manifests.has(url.href) ? 'manifest' : undefined;
+  }
+
   /** The note about references past the caps, or null when there were none. */
   droppedNote(): string | null {
     if (this.refsDropped === 0) return null;
     const documents = this.documentsOverCap === 1 ? '1 page' : `${this.documentsOverCap} pages`;
     return `${documents} had more than ${DEFAULTS.maxPageLinksPerDocument.toLocaleString('en-US')} links or assets; ${this.refsDropped.toLocaleString('en-US')} of them were not followed.`;
+  }
+
+  /**
+   * The note about files guessed from path strings in scripts (`missed`: how many answered
+   * nothing the copy keeps), or null when there were none.
+   */
+  guessNote(missed: number): string | null {
+    if (this.guessed === 0) return null;
+    const files = this.guessed === 1 ? '1 file' : `${this.guessed.toLocaleString('en-US')} files`;
+    const over =
+      this.guessesOverCap > 0
+        ? ` ${this.guessesOverCap.toLocaleString('en-US')} more were past the limits (${MAX_GUESSES_PER_DOCUMENT} a document, ${MAX_GUESSES_PER_RUN.toLocaleString('en-US')} a run).`
+        : '';
+    return `Guessed ${files} from paths named in the site's scripts (search indexes, workers, data): ${(this.guessed - missed).toLocaleString('en-US')} captured, ${missed.toLocaleString('en-US')} not found (guesses, not failures).${over}`;
   }
 
   /** Queues what a body references; for a page, also returns what its scripts hint at. */
@@ -71,9 +114,12 @@ export class Discovery {
     raw: Buffer,
     documentUrl: string,
   ): HtmlInfo | undefined {
-    const type = bodyTypeOf(contentType, task.url, undefined);
+    const type = bodyTypeOf(contentType, task.url, this.hintFor(task.url));
     let refs: Ref[] = [];
     let info: HtmlInfo | undefined;
+    const guesses = { left: MAX_GUESSES_PER_DOCUMENT };
+    /** Script texts whose path strings are guessed once the document's references are queued. */
+    let scripts: { texts: readonly string[]; base: string } | undefined;
     try {
       if (type === 'html') {
         const { text } = decodeBody(raw, contentType, 'html');
@@ -83,6 +129,8 @@ export class Discovery {
         for (const map of result.importMaps) this.rememberImportMap(map);
         const base = refs.find((r) => r.context === 'base')?.url ?? documentUrl;
         this.rememberPage(refs, SCRIPT_KINDS, base);
+        if (!task.leaf && this.mapper.isOwn(task.url))
+          scripts = { texts: result.scriptTexts, base };
       } else if (type === 'css') {
         const { text } = decodeBody(raw, contentType, 'css');
         refs = processCss(text, documentUrl, collectRefs).refs;
@@ -96,18 +144,90 @@ export class Discovery {
         // Imported modules run for the same page; a worker is a page of its own.
         if (page) this.rememberPage(refs, MODULE_KIND, page);
         this.onScript?.(task.url.href, text);
+        if (this.mapper.isOwn(task.url)) scripts = { texts: [text], base: page ?? documentUrl };
       } else if (type === 'manifest') {
         refs = processWebManifest(raw.toString('utf8'), documentUrl, collectRefs).refs;
+      } else if (type === 'search-index') {
+        this.queueSearchFiles(
+          task,
+          isPagefindEntry(task.url)
+            ? pagefindEntryFiles(raw, documentUrl)
+            : pagefindMetaFiles(raw, documentUrl),
+        );
       }
     } catch {
       return;
     }
-    this.follow(task, refs);
+    this.follow(task, refs, guesses);
+    if (scripts) this.guessPaths(task, scripts.texts, scripts.base, guesses);
+    // Pagefind's script loads its entry file by a template string no path scan sees.
+    if (type === 'js')
+      for (const file of pagefindScriptFiles(task.url)) this.guess(task, file, file, guesses);
     return info;
   }
 
+  /**
+   * Queues as guesses the same-site files that path strings in `texts` (a page's inline scripts
+   * and data blocks, or a script) name: a root-relative or absolute path as written, a relative
+   * one against the page and against the site's root, since scripts use both.
+   */
+  private guessPaths(
+    task: Task,
+    texts: readonly string[],
+    documentUrl: string,
+    guesses: { left: number },
+  ): void {
+    if (this.guessed >= MAX_GUESSES_PER_RUN) return;
+    const found = new Set<string>();
+    for (const text of texts) {
+      collectPathStrings(text, found, MAX_PATH_STRINGS_PER_DOCUMENT);
+      if (found.size >= MAX_PATH_STRINGS_PER_DOCUMENT) break;
+    }
+    if (found.size === 0) return;
+    const root = new URL('/', documentUrl).href;
+    for (const raw of found) {
+      this.guess(task, raw, documentUrl, guesses);
+      if (!raw.startsWith('/') && !raw.includes(':') && root !== documentUrl)
+        this.guess(task, raw, root, guesses);
+    }
+  }
+
+  /** Queues `raw` against `base` as a guess when it is a new file of the site, within the caps. */
+  private guess(task: Task, raw: string, base: string, guesses: { left: number }): void {
+    let url: URL;
+    try {
+      url = new URL(raw, base);
+    } catch {
+      return;
+    }
+    url.hash = '';
+    if (!this.mapper.isOwn(url) || this.frontier.has(url.href)) return;
+    if (guesses.left <= 0 || this.guessed >= MAX_GUESSES_PER_RUN) {
+      this.guessesOverCap++;
+      return;
+    }
+    if (this.scope.assetRefusal(url) !== null) return;
+    guesses.left--;
+    this.guessed++;
+    this.frontier.enqueue(url, task.depth, 'asset', false, true);
+  }
+
+  /**
+   * Queues the files a search index's entry or metadata file names (every chunk, fragment and
+   * filter, not only those a query loads), at most MAX_PAGEFIND_FILES in a run.
+   */
+  private queueSearchFiles(task: Task, files: readonly string[]): void {
+    for (const file of files) {
+      if (this.searchFiles >= MAX_PAGEFIND_FILES) return;
+      const url = new URL(file);
+      if (this.frontier.has(url.href) || this.scope.assetRefusal(url) !== null) continue;
+      this.searchFiles++;
+      this.frontier.enqueue(url, task.depth, 'asset', false);
+    }
+  }
+
   /** A document can hold hundreds of thousands of references; past the caps they are counted. */
-  private follow(task: Task, refs: Ref[]): void {
+  private follow(task: Task, refs: Ref[], guesses: { left: number }): void {
     let pages = 0;
     let assets = 0;
     let dropped = 0;
@@ -140,7 +260,16 @@ export class Discovery {
         this.frontier.enqueue(url, task.depth + 1, 'page', !own || task.leaf);
       } else if (this.scope.assetRefusal(url) === null) {
         assets++;
+        if (ref.kind === 'manifest' && this.manifests.size < MAX_MANIFESTS)
+          this.manifests.add(url.href);
         this.frontier.enqueue(url, task.depth, 'asset', false);
+        // `/assets/guide.md.Bx4p6Wjv.lean.js` → `/assets/guide.md.Bx4p6Wjv.js`, which VitePress's
+        // router loads when a visitor comes to that page by a link.
+        if (LEAN_CHUNK.test(url.pathname) && this.mapper.isOwn(url)) {
+          const full = new URL(url);
+          full.pathname = url.pathname.replace(LEAN_CHUNK, '.js');
+          this.guess(task, full.href, full.href, guesses);
+        }
       }
     }
     if (dropped > 0) {

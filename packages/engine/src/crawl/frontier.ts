@@ -36,6 +36,11 @@ export class Frontier {
   /** Tasks ever queued, by kind (a retry is the same task): the "found" of the progress counts. */
   readonly found = { page: 0, asset: 0 };
   private readonly seen = new Set<string>();
+  /**
+   * URLs queued only as guesses (a path string in a script): what they answer is no failure of
+   * the copy. A URL some document references for real is no guess any more.
+   */
+  private readonly guesses = new Set<string>();
   /** URLs that have an entry or a failure (what `whenSettled` waits for). */
   private readonly settled = new Set<string>();
   /** Tasks waiting for a URL to be fetched or to fail (sampling reads a page's scripts). */
@@ -60,11 +65,24 @@ export class Frontier {
     return this.settled.has(url);
   }
 
-  enqueue(url: URL, depth: number, kind: TaskKind, leaf: boolean): void {
+  /** Whether the URL was queued only as a guess (`enqueue`'s `guess`). */
+  isGuess(url: string): boolean {
+    return this.guesses.size > 0 && this.guesses.has(url);
+  }
+
+  /**
+   * Queues a URL once. A `guess` (a file a script may load) is fetched like any asset, but the
+   * run reports nothing it answers as a failure (see `isGuess`).
+   */
+  enqueue(url: URL, depth: number, kind: TaskKind, leaf: boolean, guess = false): void {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
     const key = withoutHash(url);
-    if (this.seen.has(key)) return;
+    if (this.seen.has(key)) {
+      if (!guess && this.guesses.size > 0) this.guesses.delete(key);
+      return;
+    }
     this.seen.add(key);
+    if (guess) this.guesses.add(key);
     const clean = new URL(key);
     const trap = trapReason(clean);
     if (trap) return this.refuse(key, 'trap', trap);
@@ -89,6 +107,18 @@ export class Frontier {
     this.seen.add(url);
   }
 
+  /**
+   * A file the run read beside the crawl (robots.txt, a sitemap) joins the copy, counted as a
+   * file: false when the crawl has it already (or will) or the file limit is reached.
+   */
+  claimFile(url: string): boolean {
+    if (this.seen.has(url) || this.filesStarted >= this.limits.maxFiles) return false;
+    this.seen.add(url);
+    this.filesStarted++;
+    this.found.asset++;
+    return true;
+  }
+
   /** Queues the task again, after `waitMs` or a backoff; its lane waits that long. */
   retry(task: Task, lane: Lane<Task>, waitMs: number): void {
     lane.notBefore = Math.max(lane.notBefore, Date.now() + backoffMs(task.attempt, waitMs));
@@ -98,6 +128,16 @@ export class Frontier {
   /** Wakes `drain` to look at the lanes again. */
   wake(): void {
     this.wakeDrain?.();
+  }
+
+  /** Tasks `drain` is running now. */
+  private running = 0;
+
+  /** Nothing is being fetched and nothing waits in a lane: the crawl has settled, for now. */
+  idle(): boolean {
+    if (this.running > 0) return false;
+    for (const lane of this.lanes.all()) if (lane.queue.length > 0) return false;
+    return true;
   }
 
   /**
@@ -123,9 +163,11 @@ export class Frontier {
           const task = lane.queue.shift()!;
           if (!this.admit(task, bytes.bytes)) continue;
           lane.active++;
+          this.running++;
           if (lane.spacingMs > 0) lane.notBefore = now + lane.spacingMs;
           const job = run(task, lane).finally(() => {
             lane.active--;
+            this.running--;
             running.delete(job);
             this.wake();
           });

@@ -13,7 +13,13 @@ import type {
 } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf, isHtmlType } from './body-type.js';
-import { DEFAULTS, FALLBACK_PATH, settingsOf, type Settings } from './defaults.js';
+import {
+  DEFAULTS,
+  FALLBACK_PATH,
+  renderConcurrencyFor,
+  settingsOf,
+  type Settings,
+} from './defaults.js';
 import { Discovery } from './discover.js';
 import { FailureLog } from './failure-log.js';
 import {
@@ -177,6 +183,8 @@ class Crawler {
   private fallback: Manifest['fallback'];
   /** Sitemaps and the unknown-address probe, read while the crawl goes on. */
   private discovering: Promise<unknown> | null = null;
+  /** Files queued as guesses (path strings in scripts) that answered nothing the copy keeps. */
+  private guessesMissed = 0;
 
   constructor(
     private readonly options: MirrorOptions,
@@ -210,6 +218,7 @@ class Crawler {
       this.counters,
       settings.userAgent,
       settings.respectRobots,
+      (url, status, contentType, raw) => this.keepSiteFile(url, status, contentType, raw),
     );
     this.renders = new RenderPolicy({
       mode: settings.render,
@@ -223,6 +232,7 @@ class Crawler {
       client,
       chromiumPath: options.chromiumPath,
       timeoutMs: Math.min(options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs, 30_000),
+      renderConcurrency: renderConcurrencyFor(options.renderMemoryMb ?? DEFAULTS.renderMemoryMb),
       fail: (url, reason, detail) => this.fail(url, reason, detail),
       emit: (phase, force) => this.emit(phase, force),
       discover: (task, contentType, raw, documentUrl) =>
@@ -279,6 +289,7 @@ class Crawler {
       mapper: this.mapper,
       importMaps: this.discovery.importMaps,
       pageOf: (url) => this.discovery.pageOf(url),
+      hintFor: (url) => this.discovery.hintFor(url),
       onProgress: (done, total) => this.progress.rewriting(done, total),
     });
     this.emit('finalizing', true);
@@ -288,6 +299,7 @@ class Crawler {
     const entryPath = this.mapper.toCopyPath(this.startUrl);
     const title = await homeTitle({ entries, entryPath }, this.options.store);
     const dropped = this.discovery.droppedNote();
+    const guessed = this.discovery.guessNote(this.guessesMissed);
     const manifest: Manifest = {
       version: 1,
       startUrl: this.startUrl.href,
@@ -298,7 +310,7 @@ class Crawler {
       failures: this.failures.sample(),
       failureCounts: this.failures.byReason(),
       ...(this.fallback ? { fallback: this.fallback } : {}),
-      notes: dropped ? [...this.renders.notes, dropped] : this.renders.notes,
+      notes: [...this.renders.notes, ...(dropped ? [dropped] : []), ...(guessed ? [guessed] : [])],
       stats: {
         pages: entries.filter(
           (e) => e.kind === 'page' && e.status < 300 && e.path !== FALLBACK_PATH,
@@ -321,7 +333,47 @@ class Crawler {
 
   private sideRequests(): SideRequests {
     const { client, signal, counters, robots, mapper, scope, frontier } = this;
-    return { client, signal, counters, robots, mapper, scope, frontier };
+    return {
+      client,
+      signal,
+      counters,
+      robots,
+      mapper,
+      scope,
+      frontier,
+      keep: (url, status, contentType, raw) => this.keepSiteFile(url, status, contentType, raw),
+    };
+  }
+
+  /**
+   * A file the run read beside the crawl (robots.txt, a sitemap) joins the copy as it was
+   * answered, unless the crawl fetches it itself, it is a page (a site answering every path with
+   * its shell) or it is over a limit. Scripts read them too: a docs theme's instant navigation
+   * reads `sitemap.xml`.
+   */
+  private async keepSiteFile(
+    url: URL,
+    status: number,
+    contentType: string,
+    raw: Buffer,
+  ): Promise<void> {
+    if (isHtmlType(contentType) || raw.length > this.settings.maxFileBytes) return;
+    if (this.counters.bytes >= this.settings.maxBytes || !this.frontier.claimFile(url.href)) return;
+    const stored = await putBytes(this.options.store, raw);
+    this.counters.bytes += stored.size;
+    this.entries.set(url.href, {
+      path: this.mapper.toCopyPath(url),
+      url: url.href,
+      kind: 'asset',
+      status,
+      contentType: contentType || 'application/octet-stream',
+      hash: stored.hash,
+      size: stored.size,
+      headers: {},
+      sourceHash: stored.hash,
+    });
+    this.frontier.settle(url.href);
+    this.counters.done++;
   }
 
   private emit(phase?: Phase, force = false): void {
@@ -335,6 +387,14 @@ class Crawler {
     status?: number,
     code?: string,
   ): void {
+    // A guess (a path string in a script) that is not there is no failure of the copy.
+    if (this.frontier.isGuess(url)) {
+      this.guessesMissed++;
+      this.counters.done++;
+      this.frontier.settle(url);
+      this.emit();
+      return;
+    }
     this.failures.add({
       url,
       reason,
@@ -486,6 +546,9 @@ class Crawler {
 
     if (status >= 300 && status < 400 && status !== 304) {
       await response.discard();
+      // A guessed path that redirects (to a login, to the home page) names no file.
+      if (this.frontier.isGuess(href))
+        return void this.fail(href, 'http-error', `HTTP ${status}`, status);
       const location = headers['location'];
       if (!location)
         return void this.fail(href, 'http-error', `HTTP ${status} without a Location`, status);
@@ -524,6 +587,7 @@ class Crawler {
       });
       this.discovery.discover(task, sourceType, raw, previous.url);
       if (previous.rendered) this.entries.get(href)!.rendered = true;
+      if (previous.replayed) this.entries.get(href)!.replayed = true;
       Lanes.succeed(lane);
       return;
     }
@@ -534,7 +598,16 @@ class Crawler {
     }
 
     const contentType = headers['content-type'] ?? '';
-    const type = bodyTypeOf(contentType, task.url, task.kind === 'page' ? 'page' : undefined);
+    // A page where a guess named a file: a site that answers every path with its shell.
+    if (isHtmlType(contentType) && this.frontier.isGuess(href)) {
+      await response.discard();
+      return void this.fail(href, 'http-error', 'a page, not a file', status);
+    }
+    const type = bodyTypeOf(
+      contentType,
+      task.url,
+      task.kind === 'page' ? 'page' : this.discovery.hintFor(task.url),
+    );
     const declared = Number(headers['content-length'] ?? NaN);
     const parse = type !== 'other' && !(declared > DEFAULTS.maxParsedBytes);
     let stored: { hash: string; size: number };

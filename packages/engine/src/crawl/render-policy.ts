@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { decodePng, differingPixels, textSimilarity } from '../fidelity/compare.js';
 import type { HttpClient } from '../net/http-client.js';
 import type { RenderHints } from '../references/index.js';
-import { scriptAbilities } from '../references/script-scan.js';
+import { mergeAbilities, scriptAbilities, type ScriptAbility } from '../references/script-scan.js';
 import {
   describeAbilities,
   describeEvidence,
@@ -10,10 +11,14 @@ import {
 } from '../render/evidence.js';
 import {
   createRenderer,
+  type CapturedResponse,
+  type PageProbe,
+  type RenderCall,
   type RenderEvidence,
   type Renderer,
   type RenderResult,
 } from '../render/index.js';
+import { trackerMatcher, type TrackerMatcher } from '../render/trackers.js';
 import { putBytes, readBlob } from '../storage/blob-utils.js';
 import type { BlobStore, FailureReason, ManifestEntry, Phase } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
@@ -26,7 +31,26 @@ import type { Scope } from './scope.js';
 
 const RENDER_FAILED = 'not rendered: its render failed (see the failures and notes)';
 
-/** Pages whose scripts are alike ('auto' rendering): sampled once, they share the verdict. */
+/**
+ * What the copy of a rendered page keeps (docs/engine.md, step 4): `replay`, the HTML the server
+ * sent, whose kept scripts build the page again from the responses recorded while rendering; or
+ * `snapshot`, the rendered DOM (with its scripts), where replaying does not show what the render
+ * showed.
+ */
+export type RenderForm = 'replay' | 'snapshot';
+
+/** A candidate for a page's copy against its render: how far it is from what the render showed. */
+interface Candidate {
+  form: RenderForm;
+  /** Share of the first screen's pixels that differ, 0..1 (1 when it could not be loaded). */
+  pixels: number;
+  /** Similarity of the visible text, 0..1 (a page that mounts twice reads its words twice). */
+  text: number;
+  /** Script errors beyond the render's own. */
+  errors: number;
+}
+
+/** Pages whose scripts are alike: sampled once ('auto'), they share the verdict and the form. */
 interface RenderTemplate {
   /** Digest of its key, recorded in its pages' manifest entries. */
   id: string;
@@ -37,7 +61,19 @@ interface RenderTemplate {
   /** While a page of it is being sampled. */
   sampling?: Promise<void>;
   failedSamples: number;
+  /** What its pages' copies keep, once measured on one of them, and why in a few words. */
+  form?: Promise<{ form: RenderForm; why: string }>;
+  /**
+   * Renders in a row (after the sample) that found nothing new for a replayed template: past
+   * DEFAULTS.renderQuietPages, its other pages are not rendered.
+   */
+  quiet: number;
+  /** A replayed template whose sample's scripts fetched and linked nothing new: none is needed. */
+  sampleFetchedNothing?: boolean;
 }
+
+/** A candidate matches the render within these bounds. */
+const CANDIDATE_BOUNDS = { pixels: 0.01, text: 0.95 } as const;
 
 /** What the render policy reads and changes of the run. */
 export interface RenderHost {
@@ -53,6 +89,8 @@ export interface RenderHost {
   chromiumPath: string | undefined;
   /** A render's time limit. */
   timeoutMs: number;
+  /** Pages rendered at once (contexts of one Chromium): `renderConcurrencyFor` the run's memory. */
+  renderConcurrency: number;
   fail(url: string, reason: FailureReason, detail: string): void;
   emit(phase?: Phase, force?: boolean): void;
   /** Queues what a body references (`Discovery.discover`). */
@@ -84,6 +122,22 @@ export class RenderPolicy {
   private readonly scriptVerdicts = new Map<string, Promise<string>>();
   /** What each fetched script could do (`scriptAbilities`), scanned when it was parsed. */
   private readonly scriptScans = new Map<string, ReturnType<typeof scriptAbilities>>();
+
+  /**
+   * Trackers are left out of templates and evidence; null when the list could not be loaded.
+   * Loaded with the first page that has scripts (8 MB of heap a run without any never pays).
+   */
+  private trackersLoading: Promise<TrackerMatcher | null> | undefined;
+
+  private trackers(): Promise<TrackerMatcher | null> {
+    this.trackersLoading ??= trackerMatcher().catch((error: unknown) => {
+      this.note(
+        `The tracker list could not be loaded (${error instanceof Error ? error.message : String(error)}); trackers were taken for content.`,
+      );
+      return null;
+    });
+    return this.trackersLoading;
+  }
 
   constructor(private readonly host: RenderHost) {
     this.scanned =
@@ -129,17 +183,24 @@ export class RenderPolicy {
     const { mode, signal, mapper } = this.host;
     if (mode === 'never' || this.disabled) return;
     const url = task.url.href;
+    const { hints } = info;
+    const scripted = hints.scriptCount > 0 || hints.emptyAppRoot || hints.noscriptAsksForJs;
+    if (mode === 'auto' && !scripted) return;
+    const template = this.templateOf(hints, url, await this.trackers());
     if (mode === 'always') {
       // A cancelled run starts no more renders (one under way ends within its time limit).
       if (signal.aborted) return;
-      const result = await this.render(url);
-      if (!result) return this.decided(url, undefined, RENDER_FAILED);
-      this.decided(url, undefined, "rendered: render mode 'always'", result.evidence.clientRouting);
-      return this.adopt(task, result);
+      const result = await this.render(url, { sample: template.form === undefined });
+      if (!result) return this.decided(url, template, RENDER_FAILED);
+      const { form, why } = await this.formOf(template, task, result);
+      this.decided(
+        url,
+        template,
+        `rendered: render mode 'always'; ${why}`,
+        result.evidence.clientRouting,
+      );
+      return this.adopt(task, result, form);
     }
-    const { hints } = info;
-    if (hints.scriptCount === 0 && !hints.emptyAppRoot && !hints.noscriptAsksForJs) return;
-    const template = this.templateOf(hints);
     this.counts.pages++;
     const could = await template.could;
     if (!could)
@@ -173,22 +234,50 @@ export class RenderPolicy {
         template,
         `not rendered: ${sample}, the sample of its template, showed no evidence`,
       );
+    const { form, why } = await this.formOf(template, task);
+    // A replayed page is rendered for what its scripts fetch that the crawl will not: asked once
+    // the crawl has settled (files its other pages name are in by then), and once a render slot
+    // is free (pages queued behind the slots see the renders before them).
+    if (form === 'replay') await this.crawlSettled();
+    const enough = () => form === 'replay' && template.quiet >= DEFAULTS.renderQuietPages;
     if (signal.aborted) return;
-    const result = await this.render(url);
+    const result = await this.renderUnless(url, enough);
+    if (result === 'skipped')
+      return this.decided(
+        url,
+        template,
+        template.sampleFetchedNothing
+          ? `not rendered: its template keeps the HTML the server sent, and its scripts fetched nothing the crawl lacks on ${sample}, the sample`
+          : `not rendered: its template keeps the HTML the server sent, and ${template.quiet} of its pages rendered after ${sample} fetched nothing new`,
+      );
     if (!result) return this.decided(url, template, RENDER_FAILED);
     const evidence = await this.narrowed(task, result, false);
+    // A replayed page's copy is its server's HTML: only what its scripts fetch or link is new.
+    const fresh =
+      form === 'replay'
+        ? evidence.newRequests.length > 0 || evidence.addedLinks.length > 0
+        : showsEvidence(evidence);
+    template.quiet = fresh ? 0 : template.quiet + 1;
     this.decided(
       url,
       template,
-      `rendered (${sample}, the sample of its template, showed evidence): ${describeEvidence(evidence)}`,
+      `rendered (${sample}, the sample of its template, showed evidence; ${why}): ${describeEvidence(evidence)}`,
       evidence.clientRouting,
     );
-    await this.adopt(task, result);
+    await this.adopt(task, result, form);
   }
+
+  /** Resolves once the crawl fetches nothing and has nothing queued (or the run is cancelled). */
+  private async crawlSettled(): Promise<void> {
+    const { frontier, signal } = this.host;
+    while (!frontier.idle() && !signal.aborted)
+      await new Promise<void>((resolve) => setTimeout(resolve, 50));
+  }
+
   /** Renders a template's first page: what it shows decides for every page of the template. */
   private async sample(task: Task, template: RenderTemplate, could: string): Promise<void> {
     const url = task.url.href;
-    const result = await this.render(url);
+    const result = await this.render(url, { sample: true });
     if (!result) {
       template.failedSamples++;
       this.decided(url, template, RENDER_FAILED);
@@ -202,35 +291,116 @@ export class RenderPolicy {
       this.counts.evidence++;
       this.example ||= `${this.host.mapper.toCopyPath(task.url)} ${found}`;
     } else this.counts.none++;
+    const kept = shows ? `; ${(await this.formOf(template, task, result)).why}` : '';
     this.decided(
       url,
       template,
-      `${shows ? 'rendered' : 'not rendered'} (sampled for its template: ${could}): ${found}`,
+      `${shows ? 'rendered' : 'not rendered'} (sampled for its template: ${could}${kept}): ${found}`,
       evidence.clientRouting,
     );
-    if (shows) await this.adopt(task, result);
-    else await this.releaseUnneededRenderer();
+    if (!shows) return this.releaseUnneededRenderer();
+    const { form } = await this.formOf(template, task);
+    // What the scripts built (text, images, styles) they build again in a replayed copy: the
+    // template's other pages are worth rendering only for files their scripts fetch.
+    if (
+      form === 'replay' &&
+      evidence.newRequests.length === 0 &&
+      evidence.addedLinks.length === 0
+    ) {
+      template.sampleFetchedNothing = true;
+      template.quiet = DEFAULTS.renderQuietPages;
+    }
+    await this.adopt(task, result, form);
+  }
+
+  /**
+   * What the copies of a template's pages keep, measured once on the first page rendered with a
+   * probe (`result`; the other pages wait for it): the server's HTML, replayed offline with its
+   * scripts and the responses the render recorded, when that looks like the render (its first
+   * screen, its text, no new script error); else the rendered DOM, when that does (a page that
+   * mounts its app again over its own snapshot reads its text twice and fails); else whichever
+   * came closer. So a copy never keeps a snapshot that its scripts would build a second time.
+   */
+  private formOf(
+    template: RenderTemplate,
+    task: Task,
+    result?: RenderResult,
+  ): Promise<{ form: RenderForm; why: string }> {
+    template.form ??= this.chooseForm(task, result).catch((error: unknown) => ({
+      form: 'snapshot' as const,
+      why: `kept as rendered (choosing failed: ${error instanceof Error ? error.message : String(error)})`,
+    }));
+    return template.form;
+  }
+
+  private async chooseForm(
+    task: Task,
+    result: RenderResult | undefined,
+  ): Promise<{ form: RenderForm; why: string }> {
+    const entry = this.host.entries.get(task.url.href);
+    const probe = result?.probe;
+    if (!result || !probe || !entry?.sourceHash)
+      return { form: 'snapshot', why: 'kept as rendered (no probe to measure replay against)' };
+    const serverHtml = await readBlob(this.host.store, entry.sourceHash);
+    const recorded = new Map<string, CapturedResponse>();
+    for (const r of result.responses) if (r.method === 'GET') recorded.set(r.url, r);
+    const files = async (url: string) => recorded.get(url) ?? (await this.captured(url));
+    const measure = async (form: RenderForm, html: Buffer): Promise<Candidate> => {
+      const loaded = await this.inSlot(task.url.href, (renderer) =>
+        renderer.loadOffline(task.url.href, html, files),
+      ).catch(() => undefined);
+      return loaded ? judge(form, probe, loaded) : { form, pixels: 1, text: 0, errors: 1 };
+    };
+    // One after the other: the second is needed only when the first falls short.
+    const replay = await measure('replay', serverHtml);
+    if (fits(replay))
+      return { form: 'replay', why: `kept as the server sent it (${said(replay)})` };
+    const snapshot = await measure('snapshot', Buffer.from(result.html));
+    if (fits(snapshot))
+      return {
+        form: 'snapshot',
+        why: `kept as rendered (replayed: ${said(replay)}; as rendered: ${said(snapshot)})`,
+      };
+    const form = distance(replay) <= distance(snapshot) ? 'replay' : 'snapshot';
+    return {
+      form,
+      why: `kept ${form === 'replay' ? 'as the server sent it' : 'as rendered'}, the closer of two (replayed: ${said(replay)}; as rendered: ${said(snapshot)})`,
+    };
   }
 
   /**
    * Pages that run the same scripts share a verdict. Their template: the external script URLs
    * (sorted, without query strings, which mostly carry versions), what the inline scripts together
    * could do (so per-page data in inline scripts makes no template of its own), and whether the
-   * page is an empty app shell.
+   * page is an empty app shell. Trackers (scripts and loader snippets of analytics, ads, consent
+   * and chat) are left out: they never make a page worth rendering.
    */
-  private templateOf(hints: RenderHints): RenderTemplate {
-    const scripts = [...new Set(hints.scriptSources.map((src) => src.split('?')[0]!))].sort();
+  private templateOf(
+    hints: RenderHints,
+    pageUrl: string,
+    isTracker: TrackerMatcher | null,
+  ): RenderTemplate {
+    const content = (url: string) => isTracker?.(url, pageUrl) == null;
+    const sources = hints.scriptSources.filter(content);
+    const scripts = [...new Set(sources.map((src) => src.split('?')[0]!))].sort();
+    const inline = hints.inlineLoaders
+      .filter((loader) => content(loader.url))
+      .reduce<ScriptAbility[]>(
+        (all, loader) => mergeAbilities(all, loader.abilities),
+        hints.inlineScriptAbilities,
+      );
     const shell = hints.emptyAppRoot || hints.noscriptAsksForJs;
-    const key = JSON.stringify([scripts, hints.inlineScriptAbilities, shell]);
+    const key = JSON.stringify([scripts, inline, shell]);
     let template = this.templates.get(key);
     if (!template) {
       template = {
         id: createHash('sha256').update(key).digest('hex').slice(0, 12),
-        could: this.scriptsMayBuild(hints).then((why) => {
+        could: this.scriptsMayBuild(hints, sources, inline).then((why) => {
           if (!why) this.counts.inert++;
           return why;
         }),
         failedSamples: 0,
+        quiet: 0,
       };
       this.templates.set(key, template);
     }
@@ -242,12 +412,15 @@ export class RenderPolicy {
    * scripts are read from the store once fetched (the first page of a template waits for them); one
    * the copy does not hold (refused, failed, too large) counts as able.
    */
-  private async scriptsMayBuild(hints: RenderHints): Promise<string> {
+  private async scriptsMayBuild(
+    hints: RenderHints,
+    sources: string[],
+    inline: ScriptAbility[],
+  ): Promise<string> {
     if (hints.emptyAppRoot) return 'its app root is empty';
     if (hints.noscriptAsksForJs) return 'its noscript asks for JavaScript';
-    if (hints.inlineScriptAbilities.length > 0)
-      return `inline scripts could ${describeAbilities(hints.inlineScriptAbilities)}`;
-    for (const src of hints.scriptSources) {
+    if (inline.length > 0) return `inline scripts could ${describeAbilities(inline)}`;
+    for (const src of sources) {
       let verdict = this.scriptVerdicts.get(src);
       if (!verdict) {
         verdict = this.scriptMayBuild(src, 0);
@@ -353,28 +526,24 @@ export class RenderPolicy {
     else if (this.notes.length < DEFAULTS.maxNotes) this.renderNote = this.notes.push(text) - 1;
   }
 
-  private async render(url: string): Promise<RenderResult | undefined> {
-    while (this.active >= DEFAULTS.renderConcurrency) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.active++;
-    this.host.emit('rendering', true);
+  private render(url: string, call: RenderCall = {}): Promise<RenderResult | undefined> {
+    return this.attempt(url, (renderer) => renderer.render(url, call));
+  }
+
+  /** Renders a page, unless `skip` says, once a slot is free, that it need not be ('skipped'). */
+  private renderUnless(
+    url: string,
+    skip: () => boolean,
+  ): Promise<RenderResult | 'skipped' | undefined> {
+    return this.attempt<RenderResult | 'skipped'>(url, (renderer) =>
+      skip() ? Promise.resolve('skipped') : renderer.render(url),
+    );
+  }
+
+  /** Runs a render in a slot; a failure is noted (or turns rendering off) and answers undefined. */
+  private async attempt<T>(url: string, work: (renderer: Renderer) => Promise<T>) {
     try {
-      this.renderer ??= createRenderer({
-        ...(this.host.chromiumPath ? { chromiumPath: this.host.chromiumPath } : {}),
-        timeoutMs: this.host.timeoutMs,
-        client: this.host.client,
-        captured: async (target) => {
-          const entry = this.host.entries.get(target);
-          if (!entry?.sourceHash || entry.status >= 300) return undefined;
-          return {
-            status: entry.status,
-            headers: { 'content-type': entry.sourceContentType ?? entry.contentType },
-            body: await readBlob(this.host.store, entry.sourceHash),
-          };
-        },
-      });
-      return await this.renderer.render(url);
+      return await this.inSlot(url, work);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (/executable|launch|browserType/i.test(message)) {
@@ -386,11 +555,44 @@ export class RenderPolicy {
         this.host.fail(url, 'network', `rendering failed: ${message.split('\n')[0]}`);
       }
       return undefined;
+    }
+  }
+
+  /** Runs `work` with the renderer once one of the run's render slots is free. */
+  private async inSlot<T>(url: string, work: (renderer: Renderer) => Promise<T>): Promise<T> {
+    while (this.active >= this.host.renderConcurrency) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.active++;
+    this.host.emit('rendering', true);
+    try {
+      this.renderer ??= createRenderer({
+        ...(this.host.chromiumPath ? { chromiumPath: this.host.chromiumPath } : {}),
+        timeoutMs: this.host.timeoutMs,
+        client: this.host.client,
+        captured: (target) => this.captured(target, 0),
+      });
+      return await work(this.renderer);
     } finally {
       this.active--;
       this.waiting.shift()?.();
       this.host.emit('fetching');
     }
+  }
+
+  /** A file the crawl holds, as a page asking for it would get it (redirects followed in the copy). */
+  private async captured(url: string, redirects = 0): Promise<CapturedResponse | undefined> {
+    const entry = this.host.entries.get(url);
+    if (!entry) return undefined;
+    const location = entry.headers['location'];
+    if (entry.status >= 300 && entry.status < 400 && location && redirects < 5)
+      return this.captured(new URL(location, url).href, redirects + 1);
+    if (!entry.sourceHash || entry.status >= 300) return undefined;
+    return {
+      status: entry.status,
+      headers: { 'content-type': entry.sourceContentType ?? entry.contentType },
+      body: await readBlob(this.host.store, entry.sourceHash),
+    };
   }
 
   /**
@@ -405,17 +607,23 @@ export class RenderPolicy {
     await renderer.close();
   }
 
-  /** The rendered DOM becomes the page; every response the page made joins the copy. */
-  private async adopt(task: Task, result: RenderResult): Promise<void> {
+  /**
+   * Every response the page made joins the copy; with `snapshot`, the rendered DOM becomes the page,
+   * with `replay` the page stays as the server sent it (its scripts build it again from those
+   * responses when the copy is viewed).
+   */
+  private async adopt(task: Task, result: RenderResult, form: RenderForm): Promise<void> {
     const entry = this.host.entries.get(task.url.href);
     if (!entry) return;
-    const stored = await putBytes(this.host.store, result.html);
-    entry.sourceHash = stored.hash;
-    entry.hash = stored.hash;
-    entry.size = stored.size;
-    entry.contentType = 'text/html; charset=utf-8';
-    delete entry.sourceContentType;
-    entry.rendered = true;
+    if (form === 'snapshot') {
+      const stored = await putBytes(this.host.store, result.html);
+      entry.sourceHash = stored.hash;
+      entry.hash = stored.hash;
+      entry.size = stored.size;
+      entry.contentType = 'text/html; charset=utf-8';
+      delete entry.sourceContentType;
+      entry.rendered = true;
+    } else entry.replayed = true;
     this.host.counters.rendered++;
     this.noteRendering();
     for (const response of result.responses) {
@@ -432,6 +640,13 @@ export class RenderPolicy {
         (url.protocol !== 'http:' && url.protocol !== 'https:')
       )
         continue;
+      // A page of the site a visitor's click loaded (a sample's behaviours): the crawl copies it as
+      // a page, with its links, not as a file of this one.
+      if (response.resourceType === 'document' && this.host.mapper.isOwn(url)) {
+        if (this.host.scope.pageRefusal(url, task.depth + 1) === null)
+          this.host.frontier.enqueue(url, task.depth + 1, 'page', false);
+        continue;
+      }
       this.host.frontier.claim(url.href);
       const body = await putBytes(this.host.store, response.body);
       this.host.counters.bytes += body.size;
@@ -450,10 +665,46 @@ export class RenderPolicy {
       });
       this.host.counters.done++;
       const asset: Task = { url, depth: task.depth, kind: 'asset', leaf: false, attempt: 0 };
-      if (bodyTypeOf(contentType, url, undefined) === 'css')
+      const type = bodyTypeOf(contentType, url, undefined);
+      // A search index's entry and metadata name every chunk; the render fetched one query's.
+      if (type === 'css' || type === 'search-index')
         this.host.discover(asset, contentType, response.body, url.href);
     }
     // Links that exist only once the scripts have run.
     this.host.discover(task, entry.contentType, Buffer.from(result.html), result.finalUrl);
   }
+}
+
+/** How a candidate for a page's copy compares with the page as rendered. */
+function judge(form: RenderForm, rendered: PageProbe, loaded: PageProbe): Candidate {
+  const before = decodePng(rendered.screenshot);
+  const after = decodePng(loaded.screenshot);
+  const differing = differingPixels(before, after);
+  return {
+    form,
+    pixels: differing.count / (differing.width * differing.height),
+    text: textSimilarity(rendered.text, loaded.text),
+    errors: Math.max(0, loaded.errors - rendered.errors),
+  };
+}
+
+function fits(candidate: Candidate): boolean {
+  return (
+    candidate.pixels <= CANDIDATE_BOUNDS.pixels &&
+    candidate.text >= CANDIDATE_BOUNDS.text &&
+    candidate.errors === 0
+  );
+}
+
+function distance(candidate: Candidate): number {
+  return candidate.pixels + (1 - candidate.text) + (candidate.errors > 0 ? 0.01 : 0);
+}
+
+/** e.g. "0.4% of the first screen differs, text 99% alike, 1 new script error". */
+function said(candidate: Candidate): string {
+  const errors =
+    candidate.errors > 0
+      ? `, ${candidate.errors} new script error${candidate.errors === 1 ? '' : 's'}`
+      : '';
+  return `${(candidate.pixels * 100).toFixed(1)}% of the first screen differs, text ${Math.round(candidate.text * 100)}% alike${errors}`;
 }

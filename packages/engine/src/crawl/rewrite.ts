@@ -7,6 +7,7 @@ import {
   processWebManifest,
   resolvesAgainstDocument,
   type ImportMap,
+  type Ref,
   type RefVisitor,
 } from '../references/index.js';
 import { runtimeShim } from '../render/index.js';
@@ -27,16 +28,23 @@ export interface RewriteInput {
   /** The import maps the crawl saw, and the page that loads each script (see `Discovery`). */
   importMaps: ImportMap[];
   pageOf(scriptUrl: string): string | undefined;
+  /** What the documents that named a file say it is (a web manifest served as JSON). */
+  hintFor(url: URL): Ref['kind'] | undefined;
   /** Told every 20 entries how many are done. */
   onProgress(done: number, total: number): void;
 }
 
 /**
- * Rendered pages keep their scripts; the shim, first in <head>, sends the URLs those scripts build
- * at run time (API calls to the original site or other hosts) to the copy's recorded responses.
+ * Rendered and replayed pages keep their scripts; the shim, first in <head>, sends the URLs those
+ * scripts build at run time (API calls to the original site or other hosts the copy holds files
+ * of) to the copy's recorded responses.
  */
-export function withRuntimeShim(html: string, siteOrigin: string): string {
-  const tag = `<script>${runtimeShim(siteOrigin)}</script>`;
+export function withRuntimeShim(
+  html: string,
+  siteOrigin: string,
+  capturedOrigins: readonly string[],
+): string {
+  const tag = `<script>${runtimeShim(siteOrigin, capturedOrigins)}</script>`;
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (head)
     return (
@@ -83,8 +91,9 @@ class Rewriter {
       };
       return;
     }
-    const type = bodyTypeOf(entry.contentType, new URL(entry.url), undefined);
-    if (type === 'other' || !entry.sourceHash) return;
+    const url = new URL(entry.url);
+    const type = bodyTypeOf(entry.contentType, url, this.input.hintFor(url));
+    if (type === 'other' || type === 'search-index' || !entry.sourceHash) return;
     const raw = await readBlob(store, entry.sourceHash);
     if (raw.length > DEFAULTS.maxParsedBytes) return;
     const visit = this.visit;
@@ -93,7 +102,8 @@ class Rewriter {
       const { text, charset } = decodeBody(raw, entry.contentType, 'html');
       const utf8 = charset.toLowerCase() === 'utf-8';
       output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
-      if (entry.rendered) output = withRuntimeShim(output, this.siteOrigin());
+      if (entry.rendered || entry.replayed)
+        output = withRuntimeShim(output, this.siteOrigin(), this.capturedOrigins());
       if (!utf8) transcoded(entry, 'text/html; charset=utf-8');
     } else if (type === 'css') {
       const { text, charset } = decodeBody(raw, entry.contentType, 'css');
@@ -145,6 +155,22 @@ class Rewriter {
 
   private siteOrigin(): string {
     return new URL(this.input.mapper.toOriginalUrl('/')).origin;
+  }
+
+  private otherOrigins: string[] | undefined;
+
+  /** The origins of other hosts the copy holds files of (computed once, for the shim). */
+  private capturedOrigins(): string[] {
+    if (!this.otherOrigins) {
+      const site = this.siteOrigin();
+      const origins = new Set<string>();
+      for (const url of this.input.entries.keys()) {
+        const origin = new URL(url).origin;
+        if (origin !== site) origins.add(origin);
+      }
+      this.otherOrigins = [...origins].sort();
+    }
+    return this.otherOrigins;
   }
 
   /**

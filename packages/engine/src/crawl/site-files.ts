@@ -9,7 +9,35 @@ import { ALLOW_ALL, parseRobots, type Robots } from './robots.js';
 import type { Scope } from './scope.js';
 import { parseSitemap } from './sitemap.js';
 
-/** The robots.txt of each origin, fetched once (every page of the origin waits for it). */
+/**
+ * Keeps a file the run read beside the crawl (robots.txt, a sitemap) in the copy, as answered;
+ * never throws (a file that cannot be kept is only missing from the copy).
+ */
+export type KeepSiteFile = (
+  url: URL,
+  status: number,
+  contentType: string,
+  raw: Buffer,
+) => Promise<void>;
+
+async function keepQuietly(
+  keep: KeepSiteFile | undefined,
+  url: URL,
+  response: HttpResponse,
+  raw: Buffer,
+): Promise<void> {
+  if (response.status < 200 || response.status >= 300) return;
+  try {
+    await keep?.(url, response.status, response.headers['content-type'] ?? '', raw);
+  } catch {
+    // a store that refuses it stops the run on its own
+  }
+}
+
+/**
+ * The robots.txt of each origin, fetched once (every page of the origin waits for it), and kept
+ * in the copy (`keep`) when the origin has one.
+ */
 export class RobotsCache {
   private readonly robots = new Map<string, Promise<Robots>>();
 
@@ -19,6 +47,7 @@ export class RobotsCache {
     private readonly counters: Counters,
     private readonly userAgent: string,
     private readonly respect: boolean,
+    private readonly keep?: KeepSiteFile,
   ) {}
 
   for(url: URL): Promise<Robots> {
@@ -43,9 +72,10 @@ export class RobotsCache {
         maxRequestMs: DEFAULTS.robotsTimeoutMs,
       });
       this.counters.requests++;
-      const text = (await collect(response.body)).toString('utf8');
+      const raw = await collect(response.body);
       if (response.status >= 400) return ALLOW_ALL;
-      const robots = parseRobots(robotsUrl, text, this.userAgent);
+      const robots = parseRobots(robotsUrl, raw.toString('utf8'), this.userAgent);
+      await keepQuietly(this.keep, new URL(robotsUrl), response, raw);
       return this.respect ? robots : { ...ALLOW_ALL, sitemaps: robots.sitemaps };
     } catch {
       return ALLOW_ALL;
@@ -62,11 +92,15 @@ export interface SideRequests {
   mapper: UrlMapper;
   scope: Scope;
   frontier: Frontier;
+  /** Keeps a sitemap the run read in the copy. */
+  keep?: KeepSiteFile;
 }
 
 /**
  * Queues the pages the site's sitemaps list (those robots.txt names, and /sitemap.xml), following
- * sitemap indexes, up to DEFAULTS.maxSitemapFiles files and the pages the run may copy.
+ * sitemap indexes, up to DEFAULTS.maxSitemapFiles files and the pages the run may copy. Every
+ * sitemap file read (indexes, their children, gzipped ones) is kept in the copy as it was
+ * answered; one the site does not have is no failure.
  */
 export async function readSitemaps(
   startUrl: URL,
@@ -100,7 +134,9 @@ export async function readSitemaps(
         await response.discard();
         continue;
       }
-      const sitemap = parseSitemap(await collect(response.body), DEFAULTS.maxSitemapUrls);
+      const raw = await collect(response.body);
+      await keepQuietly(run.keep, sitemapUrl, response, raw);
+      const sitemap = parseSitemap(raw, DEFAULTS.maxSitemapUrls);
       for (const location of sitemap.locations) {
         if (found >= wanted) break;
         if (sitemap.kind === 'index') {

@@ -58,6 +58,28 @@ async function copyOf(files: Record<string, [contentType: string, body: string]>
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
 
 describe('static export', () => {
+  it('writes query variants that agree under their bare name too, as the sites host answers them', async () => {
+    const payload = '0:{"tree":["blog","hello-world"]}';
+    const { store, manifest } = await copyOf({
+      '/': ['text/html; charset=utf-8', '<p>home</p>'],
+      // Next.js asks for a page's payload with a cache key that changes with the page it leaves.
+      '/blog/hello-world/index.txt?_rsc=1p3rq': ['text/x-component', payload],
+      '/blog/hello-world/index.txt?_rsc=cmrh0': ['text/x-component', payload],
+      '/config.json?t=1700000000': ['application/json', '{"theme":"dark"}'],
+      // One variant of a query that chooses content proves nothing: no bare file.
+      '/api/list?page=2': ['application/json', '[3,4]'],
+      '/api/items?page=1': ['application/json', '[1]'],
+      '/api/items?page=2': ['application/json', '[2]'],
+    });
+    const out = tempDir();
+    await exportStatic(manifest, store, out);
+    expect(read(out, 'blog/hello-world/index.txt')).toBe(payload);
+    expect(read(out, 'config.json')).toBe('{"theme":"dark"}');
+    expect(fs.existsSync(path.join(out, 'api/list.json'))).toBe(false);
+    expect(fs.existsSync(path.join(out, 'api/list'))).toBe(false);
+    expect(fs.existsSync(path.join(out, 'api/items.json'))).toBe(false);
+  });
+
   it('places documents byte for byte when every copy path keeps its name', async () => {
     // Odd but valid markup and a relative reference: nothing is re-serialized.
     const page = '<!doctype html><P CLASS=x>Hi <a href="docs/a.html">a</a> <img src=/i.png>';

@@ -10,6 +10,7 @@ import {
   processWebManifest,
   type RefVisitor,
 } from '../references/index.js';
+import { agreedQueryVariants } from '../query-variants.js';
 import { forEachLimit } from '../for-each-limit.js';
 import { essenceOf } from '../net/media-type.js';
 import { EXPORT_FILES_SCRIPT } from '../render/runtime-shim.js';
@@ -168,7 +169,14 @@ export async function exportStatic(
   const taken = new Map<string, { entry: ManifestEntry; file: string }>();
   const plan: { entry: ManifestEntry; file: string }[] = [];
   const fallback = manifest.fallback;
-  for (const entry of manifest.entries) {
+  // A path the copy holds only query variants of, that agree, is also written under its bare
+  // name: a static server ignores the query, so `/page/index.txt?_rsc=<any>` finds it, as the
+  // sites host answers it (`agreedQueryVariants`).
+  const agreed = [...agreedQueryVariants(manifest.entries)].map(([path, entry]) => ({
+    ...entry,
+    path,
+  }));
+  for (const entry of [...manifest.entries, ...agreed]) {
     if (entry.status >= 400 && entry.path !== fallback?.path) continue;
     let file = exportPathOf(entry);
     const holder = taken.get(file.toLowerCase());

@@ -160,6 +160,12 @@ describe('verdict', () => {
     // One page out of 41 lost an image that barely shows: the copy is still not faithful.
     expect(fidelityScore([...many, page(0.3, ['failed-requests'])])).toBe(98.9);
     expect(fidelityScore([page(0.5), page(3, ['pixels'])])).toBe(98.2);
+    // Issue 31: a page that looks the same but still loads a file from another site is listed
+    // apart; it does not cap the score. With anything else wrong, it still does.
+    expect(fidelityScore([...many, page(0, ['external-requests'])])).toBe(100);
+    expect(fidelityScore([...many, page(0.3, ['failed-requests', 'external-requests'])])).toBe(
+      98.9,
+    );
     expect(fidelityScore([page(0), { ...page(0), unmeasured: 'the site did not answer' }])).toBe(
       100,
     );

@@ -18,4 +18,5 @@ export {
   summarizeFidelity,
 } from './verdict.js';
 export { textSimilarity } from './compare.js';
+export { fitShotsToBudget } from './shot-budget.js';
 export * from './types.js';

@@ -24,6 +24,7 @@ import {
   REDIRECT_STATUSES,
   userAgentOf,
 } from '../render/chromium.js';
+import { corsAllows, corsOriginOf, originAfterRedirect, preflightAllows } from '../render/cors.js';
 import { FIDELITY_SCRIPT_ERRORS } from './verdict.js';
 
 export interface RenderSide {
@@ -437,6 +438,9 @@ async function answer(lane: Lane, visit: Visit, req: Request): Promise<Outcome> 
   }
   const own = visit.side.ownOrigin;
   let method = req.method();
+  // A cross-origin request of a script is answered as a browser would (issue 30, item 10): its
+  // preflight asked first, an answer that does not allow the page's origin refused (unread).
+  let corsOrigin = corsOriginOf(req, current);
   for (let hop = 0; ; hop++) {
     if (own !== undefined && new URL(current).origin !== own) {
       visit.external.push(current);
@@ -444,9 +448,24 @@ async function answer(lane: Lane, visit: Visit, req: Request): Promise<Outcome> 
     }
     let served: Served;
     try {
+      if (
+        hop === 0 &&
+        corsOrigin !== null &&
+        !(await preflightAllows(visit.side.client, current, corsOrigin, method, req, {
+          signal: visit.signal,
+          maxRequestMs: Math.max(1_000, visit.deadline - Date.now()),
+        }))
+      ) {
+        visit.failed.push({ url: current, reason: 'CORS' });
+        return { abort: 'failed' };
+      }
       served = await obtain(lane, visit, current, req, method);
     } catch (error) {
       visit.failed.push({ url: current, reason: errorCode(error) });
+      return { abort: 'failed' };
+    }
+    if (corsOrigin !== null && !corsAllows(corsOrigin, served.headers)) {
+      visit.failed.push({ url: current, reason: 'CORS' });
       return { abort: 'failed' };
     }
     const location = REDIRECT_STATUSES.has(served.status) ? served.headers.location : undefined;
@@ -466,6 +485,7 @@ async function answer(lane: Lane, visit: Visit, req: Request): Promise<Outcome> 
       ((served.status === 301 || served.status === 302) && method === 'POST')
     )
       method = 'GET';
+    if (corsOrigin !== null) corsOrigin = originAfterRedirect(corsOrigin, current, next);
     current = next;
   }
 }

@@ -104,7 +104,8 @@ export interface FidelityShots {
 export interface FidelityReport {
   /**
    * 0..100, one decimal: the mean over checked pages and viewports of 100 − diffPercent, capped at
-   * 98.9 when any page is below the threshold. 99 or more means every checked page is faithful.
+   * 98.9 when any page is below the threshold for more than files it loads from another site. 99
+   * or more means every checked page looks like the original.
    */
   score: number;
   checkedAt: string;

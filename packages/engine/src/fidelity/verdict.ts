@@ -42,9 +42,18 @@ export function belowThreshold(
 }
 
 /**
+ * A page that still asks another host for files but is otherwise faithful: it looks like the
+ * original (the check refused those requests), so it does not lower the score; the report names
+ * the files apart, and the page is still captured again by a repair.
+ */
+export function onlyExternal(page: Pick<FidelityPageResult, 'reasons'>): boolean {
+  return page.reasons.length > 0 && page.reasons.every((r) => r === 'external-requests');
+}
+
+/**
  * The mean of 100 − diffPercent over the measured pages (a page whose copy could not be rendered
- * counts 0), capped at `cappedScore` when any page is below the threshold, one decimal. A check
- * that measured nothing scores 0.
+ * counts 0), capped at `cappedScore` when any page is below the threshold for what it shows (not
+ * only for files it loads from another site), one decimal. A check that measured nothing scores 0.
  */
 export function fidelityScore(
   pages: Pick<FidelityPageResult, 'diffPercent' | 'belowThreshold' | 'unmeasured' | 'reasons'>[],
@@ -56,7 +65,7 @@ export function fidelityScore(
     sum += page.reasons.includes('copy-unavailable') ? 0 : Math.max(0, 100 - page.diffPercent);
   }
   let score = sum / measured.length;
-  if (measured.some((p) => p.belowThreshold))
+  if (measured.some((p) => p.belowThreshold && !onlyExternal(p)))
     score = Math.min(score, FIDELITY_THRESHOLDS.cappedScore);
   return Math.floor(score * 10) / 10;
 }

@@ -279,6 +279,7 @@ describe('processHtml discovery', () => {
       scriptCount: 2,
       scriptSources: [new URL('m.js', PAGE).href],
       inlineScriptAbilities: [],
+      inlineLoaders: [],
     });
   });
 
@@ -295,6 +296,28 @@ describe('processHtml discovery', () => {
     expect(inert.inlineScriptAbilities).toEqual([]);
   });
 
+  it('keeps short loader snippets apart, with the address they load', () => {
+    // Google Tag Manager's snippet, as sites paste it.
+    const gtm = `(function(w,d,s,l,i){w[l]=w[l]||[];w[l].push({'gtm.start':new Date().getTime(),event:'gtm.js'});var f=d.getElementsByTagName(s)[0],j=d.createElement(s),dl=l!='dataLayer'?'&l='+l:'';j.async=true;j.src='https://www.googletagmanager.com/gtm.js?id='+i+dl;f.parentNode.insertBefore(j,f);})(window,document,'script','dataLayer','GTM-XXXX');`;
+    const hints = processHtml(
+      `<script>${gtm}</script><script>document.body.append("hi")</script>`,
+      PAGE,
+      keep,
+    ).renderHints;
+    expect(hints.inlineLoaders).toEqual([
+      {
+        url: 'https://www.googletagmanager.com/gtm.js?id=',
+        abilities: ['requests', 'visual'],
+      },
+    ]);
+    expect(hints.inlineScriptAbilities).toEqual(['visual']);
+    // A long script is the site's own code, whatever address it names.
+    const long = `fetch('https://api.example.com/items'); ${'// padding\n'.repeat(500)}`;
+    const app = processHtml(`<script>${long}</script>`, PAGE, keep).renderHints;
+    expect(app.inlineLoaders).toEqual([]);
+    expect(app.inlineScriptAbilities).toEqual(['requests']);
+  });
+
   it('server-rendered app roots are not empty', () => {
     const r = processHtml(
       '<div id="__next"><main>Content</main></div><noscript><img src="p.gif"></noscript>',
@@ -307,6 +330,7 @@ describe('processHtml discovery', () => {
       scriptCount: 0,
       scriptSources: [],
       inlineScriptAbilities: [],
+      inlineLoaders: [],
     });
     expect(processHtml('<div data-reactroot></div>', PAGE, keep).renderHints.emptyAppRoot).toBe(
       true,
@@ -529,6 +553,7 @@ describe('processHtml edge cases', () => {
       scriptCount: 0,
       scriptSources: [],
       inlineScriptAbilities: [],
+      inlineLoaders: [],
     });
     expect(r.charset).toBeUndefined();
   });

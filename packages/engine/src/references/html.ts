@@ -29,6 +29,16 @@ import type { Ref, RefVisitor, RenderHints } from './types.js';
 
 export { readRawText } from './html-tables.js';
 
+/** An inline script this short that names an absolute address is taken for a loader snippet. */
+const MAX_LOADER_CHARS = 4_096;
+const MAX_LOADERS = 20;
+/** The first absolute (or scheme-relative) address in a string literal of a script. */
+const LOADER_URL = /["'`]((?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}(?:[/?][^"'`\s]*)?)["'`]/i;
+/** Data blocks whose strings may name files the page's scripts load (`__NEXT_DATA__`, a config). */
+const JSON_DATA_TYPES = /^(?:application|text)\/(?:json|(?!ld\+json$)[\w.-]+\+json)$/;
+/** Inline scripts and data blocks kept for `scriptTexts`. */
+const MAX_SCRIPT_TEXTS = 200;
+
 export interface ProcessHtmlOptions {
   /**
    * The page was decoded from another charset and will be served as UTF-8: declare utf-8 in
@@ -50,6 +60,11 @@ export interface ProcessHtmlResult {
   renderHints: RenderHints;
   /** The document's `<script type=importmap>` maps, in document order, as written (not rewritten). */
   importMaps: ImportMap[];
+  /**
+   * The text of the document's inline scripts and JSON data blocks (`application/json`, `…+json`
+   * but JSON-LD), as written, at most 200: the crawl reads the file paths their strings name.
+   */
+  scriptTexts: string[];
 }
 
 interface Edit {
@@ -70,8 +85,10 @@ class HtmlWalker implements AttrScope {
     scriptCount: 0,
     scriptSources: [],
     inlineScriptAbilities: [],
+    inlineLoaders: [],
   };
   readonly importMaps: ImportMap[] = [];
+  readonly scriptTexts: string[] = [];
   private declaresCharset = false;
   private readonly csp: Edit[] = [];
   /** Where `<meta charset="utf-8">` goes when one is needed: after `<head>`, else `<html>`, else the doctype. */
@@ -250,6 +267,7 @@ class HtmlWalker implements AttrScope {
             getAttr(tag, 'src') === undefined
           )
             this.scriptText(range);
+          else if (!inTemplate && JSON_DATA_TYPES.test(type)) this.keepScriptText(range);
           break;
         }
         case 'noscript':
@@ -323,9 +341,17 @@ class HtmlWalker implements AttrScope {
     this.hints.scriptCount++;
     const src = getAttr(tag, 'src');
     if (src === undefined || trimAscii(src) === '') {
+      const code = this.source.slice(range[0], range[1]);
+      const abilities = scriptAbilities(code);
+      if (abilities.length === 0) return;
+      const loads = code.length <= MAX_LOADER_CHARS ? LOADER_URL.exec(code) : null;
+      if (loads && this.hints.inlineLoaders.length < MAX_LOADERS) {
+        this.hints.inlineLoaders.push({ url: new URL(loads[1]!, this.base).href, abilities });
+        return;
+      }
       this.hints.inlineScriptAbilities = mergeAbilities(
         this.hints.inlineScriptAbilities,
-        scriptAbilities(this.source.slice(range[0], range[1])),
+        abilities,
       );
       return;
     }
@@ -422,11 +448,17 @@ class HtmlWalker implements AttrScope {
   /** An inline script's imports, resolved through the import maps that come before it. */
   private scriptText([start, end]: [number, number]): void {
     if (start === end) return;
+    this.keepScriptText([start, end]);
     const code = this.source.slice(start, end);
     const out = rewriteJs(code, this.base, this.sink.scoped('script'), {
       importMaps: this.importMaps,
     });
     if (out !== code) this.splice(start, end, out);
+  }
+
+  private keepScriptText([start, end]: [number, number]): void {
+    if (start < end && this.scriptTexts.length < MAX_SCRIPT_TEXTS)
+      this.scriptTexts.push(this.source.slice(start, end));
   }
 
   private importMap([start, end]: [number, number], fragment: boolean): void {
@@ -520,6 +552,7 @@ function runHtml(
     hasBase: walker.hasBase,
     renderHints: walker.hints,
     importMaps: walker.importMaps,
+    scriptTexts: walker.scriptTexts,
   };
   if (walker.charset !== undefined) result.charset = walker.charset;
   if (walker.title !== undefined) result.title = walker.title;

@@ -22,8 +22,7 @@ describe('scriptAbilities', () => {
     ['node.textContent = "Loaded"', 'visual'],
     ['p.append("more text")', 'visual'],
     ['history.pushState({}, "", "/next")', 'routing'],
-    ['window.addEventListener("hashchange", route)', 'routing'],
-    ['if (location.hash === "#/cart") showCart()', 'routing'],
+    ['window.addEventListener("popstate", route)', 'routing'],
     ['eval(code)', 'code'],
     ['document["inner" + "HTML"] = s', 'code'],
     ['createRoot(document.getElementById("root")).render(App)', 'code'],
@@ -42,6 +41,11 @@ describe('scriptAbilities', () => {
     ['document.body.classList.add("js");'],
     ['button.addEventListener("click", () => menu.classList.toggle("open"));'],
     ['if (a.src == b.src) same = true;'],
+    // A scroll-spy: marks the section in view, routes nowhere.
+    [
+      'addEventListener("hashchange", () => spy(location.hash)); ' +
+        'onscroll = () => links.forEach((l) => l.classList.toggle("active", inView(l.hash)));',
+    ],
     [''],
   ])('nothing for %s', (code) => {
     expect(scriptAbilities(code)).toEqual([]);

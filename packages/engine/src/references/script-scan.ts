@@ -11,7 +11,10 @@ export type ScriptAbility =
   | 'requests'
   /** Changes what a visitor sees: text, elements, images, shadow roots, style sheets, canvases. */
   | 'visual'
-  /** Routes on the client: History API, hash routing. */
+  /**
+   * Routes on the client: the History API. Hash listeners are left out: scroll-spies and tabs use
+   * them, and a hash router builds its views with code the other abilities catch.
+   */
   | 'routing'
   /** Builds code at run time or uses a library that renders: could do any of the above. */
   | 'code';
@@ -65,7 +68,7 @@ const TOKENS: Record<ScriptAbility, string[]> = {
     'CSSStyleSheet',
     'getContext',
   ],
-  routing: ['pushState', 'replaceState', 'popstate', 'hashchange', 'location\\s*\\.\\s*hash'],
+  routing: ['pushState', 'replaceState', 'popstate'],
   code: [
     '\\beval\\b',
     'Function\\s*\\(',

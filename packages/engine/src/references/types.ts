@@ -43,4 +43,10 @@ export interface RenderHints {
    * the copy needs a render for. Per-page data in inline scripts does not change it.
    */
   inlineScriptAbilities: ScriptAbility[];
+  /**
+   * Short inline scripts that load a script from an absolute address (a tag manager's, an analytics
+   * or chat snippet): that address and what the snippet could do, kept out of
+   * `inlineScriptAbilities` so the render policy can leave out the trackers among them.
+   */
+  inlineLoaders: { url: string; abilities: ScriptAbility[] }[];
 }

@@ -14,8 +14,7 @@ import type {
 } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
-  // Headless as root, no GPU, and no calls home on a closed network.
-  '--no-sandbox',
+  // No GPU, and no calls home on a closed network. Chromium's own sandbox is chosen per launch.
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -38,15 +37,32 @@ export const CHROMIUM_ARGS = [
  */
 const CHROMIUM_PROXY = { server: 'http://0.0.0.0:9', bypass: '<-loopback>' };
 
+let sandboxByDefault = false;
+
+/**
+ * Whether Chromium runs with its own sandbox (renderers in namespaces of their own, under
+ * seccomp) when a launch does not say. Off by default: Chromium refuses it as root, and without
+ * unprivileged user namespaces it cannot start with it. The server's sandboxed runs turn it on
+ * where their user can have it (`apps/server/src/platform/sandbox/run-user.ts`).
+ */
+export function setChromiumSandbox(enabled: boolean): void {
+  sandboxByDefault = enabled;
+}
+
 export async function launchChromium(options: {
   executablePath: string;
   timeoutMs?: number;
+  /** Chromium's own sandbox; default: as `setChromiumSandbox` said (off). */
+  sandbox?: boolean;
 }): Promise<Browser> {
   // playwright-core is large: loaded only when a page is actually opened.
   const { chromium } = await import('playwright-core');
+  const sandbox = options.sandbox ?? sandboxByDefault;
   return chromium.launch({
     executablePath: options.executablePath,
-    args: CHROMIUM_ARGS,
+    // Without it Playwright adds --no-sandbox itself.
+    chromiumSandbox: sandbox,
+    args: sandbox ? CHROMIUM_ARGS : ['--no-sandbox', ...CHROMIUM_ARGS],
     proxy: CHROMIUM_PROXY,
     // The process that launched it decides what a signal means (Playwright's own handlers would
     // keep a process alive after SIGTERM, relaunching browsers); Chromium ends when its pipe closes.

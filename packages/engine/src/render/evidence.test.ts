@@ -11,10 +11,11 @@ const NONE: RenderEvidence = {
   insertedStyles: 0,
   drawnCanvases: 0,
   clientRouting: false,
+  trackers: [],
 };
 
 describe('render evidence', () => {
-  it('counts any new request, image, link, shadow root, style, canvas or routing', () => {
+  it('counts any new request, image, link, shadow root, style or canvas', () => {
     expect(showsEvidence(NONE)).toBe(false);
     for (const change of [
       { newRequests: ['https://example.com/products.json'] },
@@ -23,9 +24,17 @@ describe('render evidence', () => {
       { shadowRoots: 1 },
       { insertedStyles: 1 },
       { drawnCanvases: 1 },
-      { clientRouting: true },
     ])
       expect(showsEvidence({ ...NONE, ...change }), JSON.stringify(change)).toBe(true);
+  });
+
+  it('takes neither client routing nor trackers for evidence, and says so', () => {
+    const routed = { ...NONE, clientRouting: true, trackers: ['Google Analytics', 'Cookiebot'] };
+    expect(showsEvidence(routed)).toBe(false);
+    expect(describeEvidence(routed)).toBe(
+      'made no new request and changed nothing a visitor sees (routes on the client); ' +
+        'trackers left out: Google Analytics, Cookiebot',
+    );
   });
 
   it('leaves out a stamp of text: a year, a date, a greeting', () => {

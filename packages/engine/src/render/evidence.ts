@@ -14,7 +14,11 @@ export const EVIDENCE_THRESHOLDS = {
   addedText: 32,
 } as const;
 
-/** Whether the render found content or resources the static copy lacks. */
+/**
+ * Whether the render found content or resources the static copy lacks. Client routing alone is
+ * none (the kept scripts route in the copy as they do on the site; what a route fetches shows as a
+ * new request), and neither are trackers: the renderer leaves them out of the requests and images.
+ */
 export function showsEvidence(evidence: RenderEvidence): boolean {
   return (
     evidence.newRequests.length > 0 ||
@@ -23,8 +27,7 @@ export function showsEvidence(evidence: RenderEvidence): boolean {
     evidence.addedLinks.length > 0 ||
     evidence.shadowRoots > 0 ||
     evidence.insertedStyles > 0 ||
-    evidence.drawnCanvases > 0 ||
-    evidence.clientRouting
+    evidence.drawnCanvases > 0
   );
 }
 
@@ -65,10 +68,16 @@ export function describeEvidence(evidence: RenderEvidence): string {
     parts.push(`inserted or edited ${plural(evidence.insertedStyles, 'style sheet')}`);
   if (evidence.drawnCanvases > 0)
     parts.push(`drew ${plural(evidence.drawnCanvases, 'canvas', 'canvases')}`);
+  const found = parts.length > 0;
   if (evidence.clientRouting) parts.push('routes on the client');
-  return parts.length > 0
-    ? parts.join('; ')
-    : 'made no new request and changed nothing a visitor sees';
+  const trackers = evidence.trackers;
+  const ignored =
+    trackers.length > 0
+      ? `; trackers left out: ${trackers.slice(0, 3).join(', ')}${trackers.length > 3 ? ', …' : ''}`
+      : '';
+  if (found) return parts.join('; ') + ignored;
+  const nothing = 'made no new request and changed nothing a visitor sees';
+  return (parts.length > 0 ? `${nothing} (${parts.join('; ')})` : nothing) + ignored;
 }
 
 const ABILITY_PHRASES: Record<ScriptAbility, string> = {

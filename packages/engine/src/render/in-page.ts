@@ -17,13 +17,14 @@ export const RENDERED_ATTRIBUTE = 'data-mirror-rendered';
  * - marks style sheets edited through the CSSOM (CSS-in-JS `insertRule`, constructed sheets), whose
  *   rules are then no longer in their `<style>` text;
  * - makes `Math.random` deterministic, so generated ids and A/B buckets are stable across runs;
- * - counts what tells that the page routes on the client (History API calls, popstate and
- *   hashchange listeners on window) and how many style sheets its scripts edited, for
- *   EVIDENCE_SCRIPT.
+ * - counts what tells that the page routes on the client (History API calls that change the path
+ *   or query, popstate listeners on window) and how many style sheets its scripts edited, for
+ *   EVIDENCE_SCRIPT, and the key listeners on the window, document, html or body (a search
+ *   shortcut needs one: behaviours press none without).
  */
 export const INIT_SCRIPT = `(() => {
   if (Object.prototype.hasOwnProperty.call(window, '${STATE_KEY}')) return;
-  const state = { closedRoots: [], dirty: new WeakSet(), editedSheets: 0, historyCalls: 0, routeListeners: 0 };
+  const state = { closedRoots: [], dirty: new WeakSet(), editedSheets: 0, historyCalls: 0, routeListeners: 0, keyListeners: 0 };
   Object.defineProperty(window, '${STATE_KEY}', { value: state, enumerable: false });
   const observe = (proto, name, seen) => {
     const original = proto && proto[name];
@@ -52,10 +53,20 @@ export const INIT_SCRIPT = `(() => {
       return root;
     },
   });
+  // A call that changes only the fragment (a scroll-spy marking the section in view) is no route.
   for (const name of ['pushState', 'replaceState'])
-    observe(window.History && History.prototype, name, () => { state.historyCalls++; });
+    observe(window.History && History.prototype, name, (_, args) => {
+      if (args[2] === undefined || args[2] === null) return;
+      const next = new URL(String(args[2]), location.href);
+      if (next.pathname !== location.pathname || next.search !== location.search) state.historyCalls++;
+    });
+  // hashchange listeners are mostly scroll-spies and tabs: only popstate counts as a router's.
+  // Key listeners on the window, the document or its root elements are where shortcuts live.
   observe(EventTarget.prototype, 'addEventListener', (target, args) => {
-    if (target === window && (args[0] === 'popstate' || args[0] === 'hashchange')) state.routeListeners++;
+    if (target === window && args[0] === 'popstate') state.routeListeners++;
+    if ((args[0] === 'keydown' || args[0] === 'keyup' || args[0] === 'keypress') &&
+        (target === window || target === document || target === document.documentElement || target === document.body))
+      state.keyListeners++;
   });
   let seed = 0x2f6b4c1d;
   Math.random = function random() {
@@ -88,16 +99,26 @@ export const SCROLL_SCRIPT = `async ({ maxSteps, delay }) => {
  * edits the DOM. Returns:
  * - `addedText`: characters of visible words the static HTML does not have (a word counted as many
  *   times as it appears more often);
- * - `addedImages`: images whose URL the static HTML does not mention (in any attribute of its
- *   images, sources and links, so a lazy `data-src` swapped into `src` is not new);
+ * - `addedImageUrls`: images whose URL the static HTML does not mention (in any attribute of its
+ *   images, sources and links, so a lazy `data-src` swapped into `src` is not new), shown at least
+ *   4×4 pixels (a tracking pixel is 1×1 or hidden), the first 200 (the renderer leaves trackers out);
+ * - text inside consent banners and chat widgets (a fixed or sticky box named like one) is no
+ *   added text;
  * - `addedLinks`: http(s) links the static HTML does not have (the first 200);
  * - `shadowRoots`, `insertedStyles` (style and style-sheet link elements beyond the static ones,
  *   sheets edited through the CSSOM, adopted sheets), `drawnCanvases` (unlike a blank canvas);
- * - `clientRouting`: History API calls, popstate/hashchange listeners or handlers on window.
+ * - `clientRouting`: History API calls that change the path, popstate listeners or handlers.
  */
 export const EVIDENCE_SCRIPT = `(options) => {
   const state = window['${STATE_KEY}'] || {};
   const skipped = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'TITLE', 'IFRAME', 'OBJECT']);
+  const widgetName = /cookie|consent|gdpr|onetrust|didomi|cookiebot|usercentrics|cmp-|intercom|crisp|drift|tawk|hubspot-messages|zendesk|livechat|chat-widget/i;
+  const isWidget = (el) => {
+    if (el.nodeName === 'DIALOG' && widgetName.test(el.id + ' ' + el.className)) return true;
+    if (!widgetName.test(el.id + ' ' + (typeof el.className === 'string' ? el.className : ''))) return false;
+    const position = getComputedStyle(el).position;
+    return position === 'fixed' || position === 'sticky';
+  };
   let before = null;
   let staticShadowRoots = 0;
   if (options.html !== null) {
@@ -145,7 +166,8 @@ export const EVIDENCE_SCRIPT = `(options) => {
     for (const root of roots) {
       const doc = root.ownerDocument || root;
       const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-        acceptNode: (node) => node.nodeType === 1 && skipped.has(node.nodeName.toUpperCase())
+        acceptNode: (node) => node.nodeType === 1 &&
+          (skipped.has(node.nodeName.toUpperCase()) || (onlyVisible && isWidget(node)))
           ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
       });
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -179,10 +201,14 @@ export const EVIDENCE_SCRIPT = `(options) => {
       }
     }
   }
-  let addedImages = 0;
+  const addedImageUrls = [];
   for (const img of all(live, 'img, image')) {
     const url = img.currentSrc || img.src || (img.href && img.href.baseVal) || '';
-    if (url && !mentioned.has(resolve(url, document.baseURI))) addedImages++;
+    if (!url || mentioned.has(resolve(url, document.baseURI))) continue;
+    const box = img.getBoundingClientRect();
+    const natural = img.naturalWidth === undefined || (img.naturalWidth >= 4 && img.naturalHeight >= 4);
+    if (box.width < 4 || box.height < 4 || !natural || !isVisible(img)) continue;
+    if (addedImageUrls.length < 200) addedImageUrls.push(resolve(url, document.baseURI));
   }
   const addedLinks = [];
   // Links within the page (#top) lead nowhere new.
@@ -215,13 +241,13 @@ export const EVIDENCE_SCRIPT = `(options) => {
 
   return {
     addedText,
-    addedImages,
+    addedImageUrls,
     addedLinks,
     shadowRoots: Math.max(0, live.length - 1 - staticShadowRoots),
     insertedStyles,
     drawnCanvases,
     clientRouting: (state.historyCalls || 0) > 0 || (state.routeListeners || 0) > 0 ||
-      typeof window.onpopstate === 'function' || typeof window.onhashchange === 'function',
+      typeof window.onpopstate === 'function',
   };
 }`;
 

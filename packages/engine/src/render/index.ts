@@ -1,9 +1,18 @@
-export { CHROMIUM_ARGS, launchChromium, openContext, settledLocally } from './chromium.js';
+export {
+  CHROMIUM_ARGS,
+  launchChromium,
+  openContext,
+  setChromiumSandbox,
+  settledLocally,
+} from './chromium.js';
 export {
   createRenderer,
   RENDER_DEFAULTS,
   type CapturedResponse,
+  type OfflineFiles,
+  type PageProbe,
   type RecordedResponse,
+  type RenderCall,
   type Renderer,
   type RendererOptions,
   type RenderEvidence,
@@ -12,3 +21,9 @@ export {
 export { runtimeShim, toCopyUrl, BLOCKED_SOCKET_PATH } from './runtime-shim.js';
 export { RENDERED_ATTRIBUTE } from './in-page.js';
 export { describeEvidence, EVIDENCE_THRESHOLDS, showsEvidence } from './evidence.js';
+export {
+  BEHAVIOUR_DEFAULTS,
+  runBehaviours,
+  type BehaviourOptions,
+  type BehaviourReport,
+} from './behaviours.js';

@@ -318,6 +318,8 @@ describe('a name checked public that connects to loopback', () => {
     const open = await run(true);
     expect(open.html).toContain('attempts:done');
     expect(canary.requests).toEqual(expect.arrayContaining(['GET /fetch', 'POST /post']));
-    expect(open.leaked).toContain('/');
+    // The canary's answers are in the copy: as recorded responses the kept scripts replay, and in
+    // the page itself when it was kept as rendered.
+    expect(open.leaked.length).toBeGreaterThan(0);
   });
 });

@@ -10,9 +10,16 @@ import { createRenderer, type RecordedResponse, type Renderer } from './renderer
 import { BLOCKED_SOCKET_PATH, runtimeShim, toCopyUrl } from './runtime-shim.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** Other hosts the copy in '/shim' holds files of. */
+const HELD = ['http://other.test:1234', 'https://cdn.other.test'];
+
 const PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
+);
+/** An 8×8 picture: big enough to be content. */
+const PHOTO = PNG.sync.write(
+  Object.assign(new PNG({ width: 8, height: 8 }), { data: Buffer.alloc(8 * 8 * 4, 200) }),
 );
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -174,7 +181,9 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
       const view = document.getElementById('view');
       view.insertAdjacentHTML('beforeend', '<p>Static words stay.</p><p>Three new words</p>' +
         '<p style="display: none">Hidden words never count</p>' +
-        '<a href="/next">Next</a><a href="#top">Top</a><img src="/lazy.png?v=2" alt="">');
+        '<a href="/next">Next</a><a href="#top">Top</a><img src="/photo.png?v=2" alt="">' +
+        // A tracking pixel shows nothing: no evidence.
+        '<img src="/lazy.png?v=3" width="1" height="1" alt="">');
     </script></body></html>`),
 
   '/lazy': html(`<!doctype html><html><body>
@@ -188,6 +197,7 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
       }).observe(document.getElementById('lazy'));
     </script></body></html>`),
   '/lazy.png': () => send('image/png', PIXEL),
+  '/photo.png?v=2': () => send('image/png', PHOTO),
 
   '/policy': html(
     () => `<!doctype html><html><head><link rel="stylesheet" href="/style.css"></head><body>
@@ -229,9 +239,9 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
   '/hang': () => () => undefined,
 
   '/shim': html(`<!doctype html><html><head>
-    <script>${runtimeShim('http://example.com')}</script>
+    <script>${runtimeShim('http://example.com', HELD)}</script>
     <script>window.firstFetch = window.fetch;</script>
-    <script>${runtimeShim('http://example.com')}</script>
+    <script>${runtimeShim('http://example.com', HELD)}</script>
     </head><body><p id="out"></p>
     <script>
       const xhr = (url) => new Promise((resolve) => {
@@ -242,6 +252,7 @@ const sitePages: Record<string, (f: Fixture) => Handler> = {
       try { socketUrl = new WebSocket('ws://other.test/socket').url; } catch {}
       Promise.allSettled([
         fetch('http://other.test:1234/a?b'),
+        fetch('http://uncaptured.test/api/stars.json'),
         fetch('http://example.com/api/data.json?x=1'),
         fetch(new Request('https://cdn.other.test/r.json')),
         fetch(new URL('/relative', location.href)),
@@ -341,7 +352,8 @@ describe('createRenderer', () => {
   it('finds no evidence where scripts wait for a click, and sees client routing', async () => {
     const quiet = await renderer.render(`${site.base}/quiet`);
     expect(quiet.evidence).toEqual({
-      newRequests: [`${site.base}/quiet.png`],
+      // quiet.png is a 1×1 pixel: fetched, but no evidence.
+      newRequests: [],
       addedText: 0,
       addedImages: 0,
       addedLinks: [],
@@ -349,11 +361,13 @@ describe('createRenderer', () => {
       insertedStyles: 0,
       drawnCanvases: 0,
       clientRouting: false,
+      trackers: [],
     });
     const routed = await renderer.render(`${site.base}/routed`);
     expect(routed.finalUrl).toBe(`${site.base}/routed/inner`);
     expect(routed.evidence.clientRouting).toBe(true);
-    expect((await renderer.render(`${site.base}/hash`)).evidence.clientRouting).toBe(true);
+    // A hashchange listener is a scroll-spy's or a tab's as often as a router's.
+    expect((await renderer.render(`${site.base}/hash`)).evidence.clientRouting).toBe(false);
     expect(site.hits.filter((hit) => hit.includes('favicon'))).toEqual([]);
   }, 30_000);
 
@@ -483,7 +497,7 @@ describe('runtimeShim', () => {
   });
 
   it('is small, self-contained and safe to inline', () => {
-    const shim = runtimeShim('https://example.com/</script>');
+    const shim = runtimeShim('https://example.com/</script>', ['https://cdn.example/</script>']);
     expect(shim.length).toBeLessThan(4096);
     expect(shim).not.toMatch(/<\/script/i);
     expect(() => new Function(shim)).not.toThrow();
@@ -506,7 +520,11 @@ describe('runtimeShim', () => {
       ]),
     );
     const asked = askedUrls.slice(before);
-    expect(asked.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);
+    // A host the copy holds nothing of keeps its address, as uncaptured files do in the rewrite.
+    expect(asked.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([
+      'http://uncaptured.test/api/stars.json',
+    ]);
+    expect(site.hits.some((hit) => hit.includes('uncaptured.test'))).toBe(false);
     expect(asked.some((url) => url.includes('tracker.test'))).toBe(false);
   }, 20_000);
 });

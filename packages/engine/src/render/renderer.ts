@@ -7,7 +7,7 @@
  * name that rebinds gains nothing; Chromium itself reaches no network (see chromium.ts).
  */
 import { setMaxListeners } from 'node:events';
-import type { Browser, BrowserContext, Request, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { NetError } from '../net/errors.js';
 import type { HttpClient, HttpResponse } from '../net/http-client.js';
 import {
@@ -19,7 +19,9 @@ import {
   settledLocally,
   userAgentOf,
 } from './chromium.js';
+import { runBehaviours } from './behaviours.js';
 import { EVIDENCE_SCRIPT, INIT_SCRIPT, SCROLL_SCRIPT, SERIALIZE_SCRIPT } from './in-page.js';
+import { trackerMatcher } from './trackers.js';
 
 export { runtimeShim, toCopyUrl } from './runtime-shim.js';
 
@@ -45,7 +47,22 @@ export interface RenderResult {
   responses: RecordedResponse[];
   /** What the page's scripts did that a copy of the static HTML would lack. */
   evidence: RenderEvidence;
+  /** How the page looked once rendered, for a sample (`sample: true`). */
+  probe?: PageProbe;
 }
+
+/** A rendered page's first screen, visible text and script errors: what candidates are held to. */
+export interface PageProbe {
+  /** PNG of the viewport, scrolled to the top. */
+  screenshot: Buffer;
+  /** `innerText` of `<body>` (the first 200,000 characters). */
+  text: string;
+  /** Uncaught exceptions the page's scripts threw. */
+  errors: number;
+}
+
+/** Answers a candidate's requests offline: the copy's files, or undefined (the request fails). */
+export type OfflineFiles = (url: string) => Promise<CapturedResponse | undefined>;
 
 /**
  * What running the page's scripts changed, against its static HTML. The crawler decides from it
@@ -59,7 +76,10 @@ export interface RenderEvidence {
   newRequests: string[];
   /** Characters of visible words the static HTML does not have. */
   addedText: number;
-  /** Images whose URL the static HTML does not mention. */
+  /**
+   * Images whose URL the static HTML does not mention, shown at least 4×4 pixels, trackers left out
+   * (a tracking pixel is not content).
+   */
   addedImages: number;
   /** http(s) links the static HTML does not have (the first 200). */
   addedLinks: string[];
@@ -69,8 +89,14 @@ export interface RenderEvidence {
   insertedStyles: number;
   /** Canvases something was drawn on. */
   drawnCanvases: number;
-  /** History API calls, popstate/hashchange listeners, or a location that changed after load. */
+  /**
+   * History API calls that change the path, popstate listeners, or a location that changed after
+   * load (besides its fragment). Recorded, but no evidence by itself: a copy that keeps the
+   * scripts routes as the original does, and what its routes fetch shows in `newRequests`.
+   */
   clientRouting: boolean;
+  /** Trackers (analytics, ads, consent, chat) the page requested, by name: never evidence. */
+  trackers: string[];
 }
 
 export interface CapturedResponse {
@@ -97,8 +123,24 @@ export interface RendererOptions {
   userAgent?: string;
 }
 
+export interface RenderCall {
+  /**
+   * The render samples a template: it also takes the page's `probe` (first screen, text, errors)
+   * for `loadOffline` to compare with, and then does what a visitor does (`runBehaviours`: search,
+   * hover and follow links, open tabs, menus and theme switches), so that the files a site loads
+   * only on interaction are recorded too.
+   */
+  sample?: boolean;
+}
+
 export interface Renderer {
-  render(url: string): Promise<RenderResult>;
+  render(url: string, call?: RenderCall): Promise<RenderResult>;
+  /**
+   * Loads `html` as the document at `url` with its scripts running, every other request answered
+   * by `files` alone (nothing reaches the network), as a visitor of the copy would see it; returns
+   * its probe. Used to choose what a rendered page's copy keeps (docs/engine.md, step 4).
+   */
+  loadOffline(url: string, html: Buffer, files: OfflineFiles): Promise<PageProbe>;
   close(): Promise<void>;
 }
 
@@ -124,6 +166,8 @@ export const RENDER_DEFAULTS = {
   scrollMaxRounds: 10,
   /** Kept for serialization at the end of the time budget. */
   serializeReserveMs: 3_000,
+  /** A sample's visitor behaviours (search, links, tabs) take at most this long. */
+  behaviourMs: 10_000,
   /** A larger static document is not compared with the rendered DOM: all its text counts as added. */
   maxCompareBytes: 8 * 1024 * 1024,
 } as const;
@@ -175,7 +219,14 @@ export function createRenderer(options: RendererOptions): Renderer {
     return browserPromise;
   }
 
-  async function render(url: string): Promise<RenderResult> {
+  /**
+   * Runs `work` in a fresh context of the browser within the time limit; the context (and the
+   * fetches still in flight) end with it.
+   */
+  async function inContext<T>(
+    url: string,
+    work: (context: BrowserContext, deadline: number, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const b = await browser();
     const userAgent = options.userAgent ?? userAgentOf(b);
     const context = await openContext(b, {
@@ -190,16 +241,15 @@ export function createRenderer(options: RendererOptions): Renderer {
     setMaxListeners(0, fetches.signal);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const deadline = Date.now() + timeoutMs;
-      const work = renderIn(context, url, deadline, fetches.signal);
+      const running = work(context, Date.now() + timeoutMs, fetches.signal);
       const expiry = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new RenderTimeout(`rendering ${url} took over ${timeoutMs} ms`)),
           timeoutMs + 2_000,
         );
       });
-      work.catch(() => undefined);
-      return await Promise.race([work, expiry]);
+      running.catch(() => undefined);
+      return await Promise.race([running, expiry]);
     } finally {
       clearTimeout(timer);
       fetches.abort();
@@ -207,18 +257,73 @@ export function createRenderer(options: RendererOptions): Renderer {
     }
   }
 
+  function render(url: string, call: RenderCall = {}): Promise<RenderResult> {
+    return inContext(url, (context, deadline, signal) =>
+      renderIn(context, url, deadline, signal, call),
+    );
+  }
+
+  function loadOffline(url: string, html: Buffer, files: OfflineFiles): Promise<PageProbe> {
+    return inContext(url, async (context, deadline) => {
+      const target = new URL(url).href;
+      await context.addInitScript({ content: INIT_SCRIPT });
+      const main = await context.newPage();
+      let errors = 0;
+      main.on('pageerror', () => errors++);
+      const activity = watchActivity(context);
+      await context.route('**/*', async (route) => {
+        try {
+          if (await settledLocally(route)) return;
+          const request = route.request();
+          const requested = new URL(request.url());
+          requested.hash = '';
+          if (requested.href === target && request.isNavigationRequest())
+            return await route.fulfill({
+              status: 200,
+              headers: { 'content-type': 'text/html; charset=utf-8' },
+              body: html,
+            });
+          const file =
+            request.method() === 'GET'
+              ? await files(requested.href).catch(() => undefined)
+              : undefined;
+          if (!file) return await route.abort('internetdisconnected');
+          await route.fulfill({
+            status: file.status,
+            headers: cleanHeaders(file.headers),
+            body: file.body,
+          });
+        } catch {
+          await route.abort('failed').catch(() => undefined);
+        }
+      });
+      context.on('page', (popup) => {
+        if (popup !== main) popup.close().catch(() => undefined);
+      });
+      const remaining = () => deadline - Date.now();
+      await main
+        .goto(target, { waitUntil: 'load', timeout: Math.max(1_000, remaining() / 2) })
+        .catch((error: unknown) => {
+          if (main.url() === 'about:blank') throw error;
+        });
+      await activity.idle(remaining() - RENDER_DEFAULTS.serializeReserveMs);
+      await scrollThrough(main, activity, remaining);
+      return probeOf(main, () => errors);
+    });
+  }
+
   async function renderIn(
     context: BrowserContext,
     startUrl: string,
     deadline: number,
     signal: AbortSignal,
+    call: RenderCall,
   ): Promise<RenderResult> {
     const remaining = () => deadline - Date.now();
     const responses: RecordedResponse[] = [];
     let fetchedBytes = 0;
     const getCache = new Map<string, Promise<Served>>();
-    let inFlight = 0;
-    let lastActivity = Date.now();
+    let errors = 0;
     /** Set when the main frame's navigation answered with a redirect: followed by `goto`. */
     let pendingNavigation: string | undefined;
     /** Every hop of the main frame's navigation, and the body of its last one (the static HTML). */
@@ -328,6 +433,7 @@ export function createRenderer(options: RendererOptions): Renderer {
 
     await context.addInitScript({ content: INIT_SCRIPT });
     const main = await context.newPage();
+    main.on('pageerror', () => errors++);
     await context.route('**/*', async (route) => {
       try {
         await handle(route);
@@ -335,30 +441,13 @@ export function createRenderer(options: RendererOptions): Renderer {
         await route.abort(abortReason(error)).catch(() => undefined);
       }
     });
-    context.on('request', () => {
-      inFlight++;
-      lastActivity = Date.now();
-    });
-    const settled = () => {
-      inFlight = Math.max(0, inFlight - 1);
-      lastActivity = Date.now();
-    };
-    context.on('requestfinished', settled);
-    context.on('requestfailed', settled);
+    const activity = watchActivity(context);
 
     context.on('page', (popup) => {
       if (popup !== main) popup.close().catch(() => undefined);
     });
 
-    const waitForIdle = async () => {
-      const until =
-        Date.now() +
-        Math.min(RENDER_DEFAULTS.idleMaxMs, remaining() - RENDER_DEFAULTS.serializeReserveMs);
-      while (Date.now() < until) {
-        if (inFlight === 0 && Date.now() - lastActivity >= RENDER_DEFAULTS.idleQuietMs) return;
-        await sleep(Math.min(50, until - Date.now()));
-      }
-    };
+    const waitForIdle = () => activity.idle(remaining() - RENDER_DEFAULTS.serializeReserveMs);
 
     // Load, following main-frame redirects one policed hop at a time.
     let target = new URL(startUrl).href;
@@ -387,32 +476,8 @@ export function createRenderer(options: RendererOptions): Renderer {
     }
 
     await waitForIdle();
-    let height = 0;
-    for (let round = 0; round < RENDER_DEFAULTS.scrollMaxRounds; round++) {
-      const scrollBudget =
-        remaining() - RENDER_DEFAULTS.serializeReserveMs - RENDER_DEFAULTS.idleMaxMs;
-      const maxSteps = Math.min(
-        RENDER_DEFAULTS.scrollMaxSteps,
-        Math.floor(scrollBudget / RENDER_DEFAULTS.scrollStepDelayMs),
-      );
-      if (maxSteps <= 0) break;
-      const args = JSON.stringify({ maxSteps, delay: RENDER_DEFAULTS.scrollStepDelayMs });
-      const reached = Number(
-        await main.evaluate(`(${SCROLL_SCRIPT})(${args})`).catch(() => height),
-      );
-      await waitForIdle();
-      const grown = Number(
-        await main
-          .evaluate('(document.scrollingElement || document.documentElement).scrollHeight')
-          .catch(() => reached),
-      );
-      // The page stopped growing: everything a visitor can scroll to has loaded.
-      if (grown <= height || grown <= reached) break;
-      height = grown;
-    }
-    await main.evaluate('window.scrollTo(0, 0)').catch(() => undefined);
-    // One frame for scroll-linked layout, then snapshot.
-    await sleep(50);
+    await scrollThrough(main, activity, remaining);
+    const probe = call.sample ? await probeOf(main, () => errors) : undefined;
 
     const compared =
       staticHtml && staticHtml.length <= RENDER_DEFAULTS.maxCompareBytes
@@ -420,15 +485,34 @@ export function createRenderer(options: RendererOptions): Renderer {
         : null;
     const changes = (await main
       .evaluate(`(${EVIDENCE_SCRIPT})(${JSON.stringify({ html: compared, url: target })})`)
-      .catch(() => null)) as Omit<RenderEvidence, 'newRequests'> | null;
+      .catch(() => null)) as InPageChanges | null;
     const serialized = (await main.evaluate(
       `(${SERIALIZE_SCRIPT})(${JSON.stringify({ maxProbeChars: 1_000_000 })})`,
     )) as { html: string; textLength: number };
     const finalUrl = main.url();
+    // The DOM is kept: what a visitor does from here on only adds recorded responses.
+    if (call.sample)
+      await runBehaviours(main, {
+        deadline: Math.min(
+          deadline - RENDER_DEFAULTS.serializeReserveMs,
+          Date.now() + RENDER_DEFAULTS.behaviourMs,
+        ),
+        signal,
+        waitForIdle,
+      }).catch(() => undefined);
+    const isTracker = await trackerMatcher();
+    const trackers = new Set<string>();
+    const content = (url: string) => {
+      const tracker = isTracker(url, finalUrl);
+      if (tracker) trackers.add(tracker);
+      return tracker === null;
+    };
     const newRequests = responses
       .filter((r) => r.method === 'GET' && r.status >= 200 && r.status < 300)
-      .map((r) => r.url)
-      .filter((url) => !navigations.has(url));
+      .filter((r) => content(r.url) && !isPixel(r) && !navigations.has(r.url))
+      .map((r) => r.url);
+    const addedImages = (changes?.addedImageUrls ?? []).filter(content).length;
+    const moved = withoutFragment(finalUrl) !== withoutFragment(target);
     return {
       html: serialized.html,
       finalUrl,
@@ -437,22 +521,22 @@ export function createRenderer(options: RendererOptions): Renderer {
       evidence: {
         newRequests,
         // A page the comparison failed on counts all its text as added: a wrong "no" loses content.
-        ...(changes ?? {
-          addedText: serialized.textLength,
-          addedImages: 0,
-          addedLinks: [],
-          shadowRoots: 0,
-          insertedStyles: 0,
-          drawnCanvases: 0,
-          clientRouting: false,
-        }),
-        clientRouting: (changes?.clientRouting ?? false) || new URL(finalUrl).href !== target,
+        addedText: changes?.addedText ?? serialized.textLength,
+        addedImages,
+        addedLinks: changes?.addedLinks ?? [],
+        shadowRoots: changes?.shadowRoots ?? 0,
+        insertedStyles: changes?.insertedStyles ?? 0,
+        drawnCanvases: changes?.drawnCanvases ?? 0,
+        clientRouting: (changes?.clientRouting ?? false) || moved,
+        trackers: [...trackers],
       },
+      ...(probe ? { probe } : {}),
     };
   }
 
   return {
     render,
+    loadOffline,
     async close() {
       closed = true;
       const pending = browserPromise;
@@ -460,4 +544,113 @@ export function createRenderer(options: RendererOptions): Renderer {
       if (pending) await pending.then((b) => b.close()).catch(() => undefined);
     },
   };
+}
+
+/** What EVIDENCE_SCRIPT returns (see in-page.ts). */
+type InPageChanges = Omit<RenderEvidence, 'newRequests' | 'addedImages' | 'trackers'> & {
+  addedImageUrls: string[];
+};
+
+/**
+ * A tracking pixel: an image of at most 2×2 pixels (read from a GIF's or PNG's header), or any
+ * image under 100 bytes. It shows nothing, wherever it comes from.
+ */
+function isPixel(response: RecordedResponse): boolean {
+  if (!(response.headers['content-type'] ?? '').toLowerCase().startsWith('image/')) return false;
+  const body = response.body;
+  if (body.length < 100) return true;
+  const small = (width: number, height: number) => width <= 2 && height <= 2;
+  if (body.subarray(0, 4).toString('latin1') === 'GIF8')
+    return small(body.readUInt16LE(6), body.readUInt16LE(8));
+  if (body.length >= 24 && body.readUInt32BE(0) === 0x89504e47)
+    return small(body.readUInt32BE(16), body.readUInt32BE(20));
+  return false;
+}
+
+function withoutFragment(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
+}
+
+/** Requests in flight in a context, and when the last one started or ended. */
+interface Activity {
+  /** Waits for the network to be quiet, at most `idleMaxMs` and at most `budgetMs`. */
+  idle(budgetMs: number): Promise<void>;
+}
+
+function watchActivity(context: BrowserContext): Activity {
+  let inFlight = 0;
+  let lastActivity = Date.now();
+  context.on('request', () => {
+    inFlight++;
+    lastActivity = Date.now();
+  });
+  const settled = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastActivity = Date.now();
+  };
+  context.on('requestfinished', settled);
+  context.on('requestfailed', settled);
+  return {
+    async idle(budgetMs) {
+      const until = Date.now() + Math.min(RENDER_DEFAULTS.idleMaxMs, budgetMs);
+      while (Date.now() < until) {
+        if (inFlight === 0 && Date.now() - lastActivity >= RENDER_DEFAULTS.idleQuietMs) return;
+        await sleep(Math.min(50, until - Date.now()));
+      }
+    },
+  };
+}
+
+/**
+ * Scrolls to the bottom, each time after the network settled, until the page stops growing (lazy
+ * images, infinite lists), then back to the top for one frame.
+ */
+async function scrollThrough(
+  main: Page,
+  activity: Activity,
+  remaining: () => number,
+): Promise<void> {
+  let height = Number(
+    await main
+      .evaluate('(document.scrollingElement || document.documentElement).scrollHeight')
+      .catch(() => 0),
+  );
+  for (let round = 0; round < RENDER_DEFAULTS.scrollMaxRounds; round++) {
+    const scrollBudget =
+      remaining() - RENDER_DEFAULTS.serializeReserveMs - RENDER_DEFAULTS.idleMaxMs;
+    const maxSteps = Math.min(
+      RENDER_DEFAULTS.scrollMaxSteps,
+      Math.floor(scrollBudget / RENDER_DEFAULTS.scrollStepDelayMs),
+    );
+    if (maxSteps <= 0) break;
+    const args = JSON.stringify({ maxSteps, delay: RENDER_DEFAULTS.scrollStepDelayMs });
+    const reached = Number(await main.evaluate(`(${SCROLL_SCRIPT})(${args})`).catch(() => height));
+    await activity.idle(remaining() - RENDER_DEFAULTS.serializeReserveMs);
+    const grown = Number(
+      await main
+        .evaluate('(document.scrollingElement || document.documentElement).scrollHeight')
+        .catch(() => reached),
+    );
+    // The page did not grow in a whole round (its scroll and the quiet after it): everything a
+    // visitor can scroll to has loaded. Growth that came during the scroll counts too, so an
+    // infinite list whose next page lands before the scroll ends gets its next round.
+    if (Math.max(grown, reached) <= height) break;
+    height = Math.max(grown, reached);
+  }
+  await main.evaluate('window.scrollTo(0, 0)').catch(() => undefined);
+  // One frame for scroll-linked layout, then snapshot.
+  await sleep(50);
+}
+
+/** The page's first screen, text and errors so far. */
+async function probeOf(main: Page, errors: () => number): Promise<PageProbe> {
+  const screenshot = await main.screenshot({ type: 'png', timeout: 10_000 });
+  const text = String(
+    await main
+      .evaluate('document.body ? document.body.innerText.slice(0, 200000) : ""')
+      .catch(() => ''),
+  );
+  return { screenshot, text, errors: errors() };
 }

@@ -1,10 +1,12 @@
 /**
- * The runtime shim: a tiny inline script put first in `<head>` of rendered pages. Their scripts are
- * kept (menus, sliders, and apps that rebuild content from APIs at run time), so when the copy is
- * viewed, requests they build from absolute URLs must reach the copy, never the original site or
- * third parties: an absolute URL on the mirrored site becomes root-relative, any other http(s) host
- * moves under `/_x/<host>/` (exactly as `url-map.ts` lays files out), WebSockets to other hosts are
- * refused, and beacons are dropped.
+ * The runtime shim: a tiny inline script put first in `<head>` of rendered and replayed pages.
+ * Their scripts are kept (menus, sliders, and apps that rebuild content from APIs at run time), so
+ * when the copy is viewed, requests they build from absolute URLs must reach the copy, never the
+ * original site: an absolute URL on the mirrored site becomes root-relative, and a host the copy
+ * holds files of moves under `/_x/<host>/` (exactly as `url-map.ts` lays files out). A host the
+ * copy holds nothing of keeps its address, as the rewrite keeps uncaptured files' (an avatar or an
+ * API the run could not capture works as on the site instead of answering 404 in the copy).
+ * WebSockets to other hosts are refused, and beacons are dropped.
  */
 import { FOREIGN_PREFIX } from '../url-map.js';
 
@@ -39,14 +41,16 @@ export function toCopyUrl(url: string, siteOrigin: string): string {
  * fetch/XHR/EventSource/WebSocket/beacons it rewrites URL attributes that scripts set at run time
  * (innerHTML, outerHTML, insertAdjacentHTML, setAttribute and the src/srcset/href/poster/data
  * properties of loading elements); anchors are left alone, since following a link is not a request
- * the copy makes when it is viewed.
+ * the copy makes when it is viewed. `capturedOrigins`: the other hosts' origins the copy holds files
+ * of; a URL of any other host keeps its address.
  */
-export function runtimeShim(siteOrigin: string): string {
+export function runtimeShim(siteOrigin: string, capturedOrigins: readonly string[]): string {
   const origin = new URL(siteOrigin).origin;
-  const literal = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c');
+  const literal = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+  const held = Object.fromEntries(capturedOrigins.map((o) => [o, 1]));
   return `(function(){var w=window;if(w.__mirrorShim)return;Object.defineProperty(w,"__mirrorShim",{value:1});
-var S=${literal(origin)},M=${toCopyUrl.toString()};
-function fix(u){try{var a=new URL(String(u),document.baseURI),R=w.__mirrorFiles||{};if(!/^https?:$/.test(a.protocol))return u;if(a.origin===location.origin)return R[a.pathname+a.search]||u;var p=M(a.href,S);return R[p]||p}catch(e){return u}}
+var S=${literal(origin)},H=${literal(held)},M=${toCopyUrl.toString()};
+function fix(u){try{var a=new URL(String(u),document.baseURI),R=w.__mirrorFiles||{};if(!/^https?:$/.test(a.protocol))return u;if(a.origin===location.origin)return R[a.pathname+a.search]||u;if(a.origin!==S&&!H[a.origin])return u;var p=M(a.href,S);return R[p]||p}catch(e){return u}}
 var F=w.fetch;if(F)w.fetch=function(i,o){if(i instanceof Request){var n=fix(i.url);if(n!==i.url)i=new Request(n,i)}else i=fix(i);return F.call(this,i,o)};
 var X=w.XMLHttpRequest&&XMLHttpRequest.prototype,O=X&&X.open;if(O)X.open=function(){var a=[].slice.call(arguments);a[1]=fix(a[1]);return O.apply(this,a)};
 var E=w.EventSource;if(E)w.EventSource=class extends E{constructor(u,c){super(fix(u),c)}};

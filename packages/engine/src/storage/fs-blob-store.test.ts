@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readBlob } from './blob-utils.js';
 import { createFsBlobStore } from './fs-blob-store.js';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  vi.restoreAllMocks();
+  dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+});
 
 function store(scratch = false) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blobs-'));
@@ -118,5 +122,36 @@ describe('filesystem blob store: garbage collection', () => {
     fs.writeFileSync(path.join(tmp, 'writing'), 'y');
     expect(await blobs.removeTemporaries(new Date(Date.now() - 3_600_000))).toBe(1);
     expect(fs.readdirSync(tmp)).toEqual(['writing']);
+  });
+});
+
+describe('filesystem blob store: a sweep meeting a writer (issue 30, item 8)', () => {
+  const body = (text: string) => chunks(Buffer.from(text), 4);
+
+  it('keeps a body another process stores again between the sweep looking at it and deleting it', async () => {
+    const { dir, blobs } = store();
+    const a = await blobs.put(body('a body nothing refers to'));
+    const file = blobs.pathOf(a.hash);
+    const old = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(file, old, old);
+    const writer = createFsBlobStore(dir);
+    // Right after the sweep has seen an old file, a run stores the same body (and relies on it).
+    const realStat = fsp.stat.bind(fsp);
+    let stored: Promise<unknown> | undefined;
+    vi.spyOn(fsp, 'stat').mockImplementation(async (...args: Parameters<typeof fsp.stat>) => {
+      const seen = await realStat(...args);
+      if (!stored && String(args[0]) === file) {
+        stored = writer.put(body('a body nothing refers to'));
+        await stored;
+      }
+      return seen;
+    });
+    await blobs.remove(a.hash, new Date(Date.now() - 60_000));
+    expect(stored).toBeDefined();
+    vi.restoreAllMocks();
+    expect(await createFsBlobStore(dir).has(a.hash)).toBe(true);
+    expect((await readBlob(blobs, a.hash)).toString()).toBe('a body nothing refers to');
+    // Nothing is left aside in the temporary folder.
+    expect(fs.readdirSync(path.join(dir, 'tmp')).filter((n) => n.endsWith(a.hash))).toEqual([]);
   });
 });

@@ -127,8 +127,25 @@ export function createFsBlobStore(
       const file = pathOf(hash);
       const stat = await fs.stat(file).catch(() => null);
       if (!stat || stat.mtimeMs >= writtenBefore.getTime()) return false;
+      // Moved aside first (atomic), then looked at again: a writer that renamed the same body into
+      // place after the stat above wrote the file now aside, which goes back; one that renames it
+      // after the move puts a new file in place, which stays.
+      await ensureDir(tmpDir);
+      const aside = `${tmpName()}-${hash}`;
+      try {
+        await fs.rename(file, aside);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw err;
+      }
+      const moved = await fs.stat(aside);
+      if (moved.mtimeMs >= writtenBefore.getTime()) {
+        // Back in place (over a newer copy of the same body, if one landed meanwhile).
+        await fs.rename(aside, file);
+        return false;
+      }
       written.delete(hash);
-      await fs.rm(file, { force: true });
+      await fs.rm(aside, { force: true });
       return true;
     },
     async removeTemporaries(olderThan) {

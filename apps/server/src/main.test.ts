@@ -23,7 +23,9 @@ describe('main', () => {
     main.child.kill('SIGTERM');
     expect(await main.exited).toBe(0);
     expect(main.output().stdout).toContain('shutting down');
-  });
+    // Starting a whole server process (tsx compiles it) and draining it: 20 s was not enough in the
+    // service matrix on a loaded 2-core machine.
+  }, 60_000);
 
   it('refuses to start with a bad configuration and lists every problem', async () => {
     const main = startMain({ PORT: 'eighty', LOG_LEVEL: 'loud' });

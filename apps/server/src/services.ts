@@ -55,6 +55,7 @@ import { createSiteVersions } from './modules/sites/site-versions.js';
 import { createSitesService, type SitesService } from './modules/sites/sites.service.js';
 import { createBlobStore } from './platform/blobs/blob-store.js';
 import { createStorageService, type StorageService } from './modules/storage/storage.service.js';
+import { closeDataFolder } from './platform/sandbox/run-user.js';
 import { createSandbox, type Sandbox } from './platform/sandbox/sandbox.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
@@ -112,12 +113,16 @@ export async function createPlatform(
     },
     deps.logStream ?? process.stdout,
   );
+  // Sandboxed runs of a root server run as another user: the data folder is closed to them.
+  closeDataFolder(config.dataDir);
   const database = deps.database ?? (await openDatabase(config.database));
   if (!deps.database) closers.push(() => database.destroy());
   const blobs = createBlobStore(config.mirror);
   const sandbox = createSandbox({
     blobs: { blobsDir: config.mirror.blobsDir, s3: config.mirror.s3 },
     memoryMb: config.mirror.runMemoryMb,
+    user: config.mirror.sandboxUser,
+    log,
   });
   // Runs still going when the process ends must not outlive it.
   closers.push(() => sandbox.killAll());
@@ -275,7 +280,12 @@ export function createServices(
   };
 
   // What the jobs of other modules read and write of sites' versions, and of accounts' plans.
-  const siteVersions = createSiteVersions({ db, blobs });
+  const siteVersions = createSiteVersions({
+    db,
+    blobs,
+    heldAmong: (hashes) => storageService.heldAmong(hashes),
+    afterDeletion,
+  });
   const plans = createUserPlans(db);
 
   // Screenshots and version thumbnails: each in a sandboxed process with its own Chromium.
@@ -323,6 +333,7 @@ export function createServices(
     createCustomizeSiteJob({
       db,
       blobs,
+      sandbox: platform.sandbox,
       config,
       providers: aiProviders,
       versions: siteVersions,
@@ -340,6 +351,7 @@ export function createServices(
       plans,
       sandbox: platform.sandbox,
       storage: storageService,
+      pruneVersions: (siteId) => siteVersions.prune(siteId),
       onPublished,
       onVersionReady: onMirrorReady,
       onMirrored: (copy) => metrics.mirrored(copy),
@@ -362,6 +374,7 @@ export function createServices(
     onPublished,
     afterDeletion,
     fidelitySummaries: (versionIds) => fidelityService.summaries(versionIds),
+    pruneVersions: (siteId) => siteVersions.prune(siteId),
   });
   const fidelityService = createFidelityService({
     db,

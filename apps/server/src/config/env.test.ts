@@ -85,4 +85,21 @@ describe('loadConfig', () => {
       loadConfig({ APP_URL: 'https://mirror.example.com', SITES_DOMAIN: 'mirror.site' }).appHost,
     ).toBe('mirror.example.com');
   });
+
+  it('refuses an app URL on the sites domain itself, which would put tenants on the app’s site', () => {
+    for (const appUrl of [
+      'https://mirror.site',
+      'https://MIRROR.site:8443/',
+      'https://mirror.site./',
+    ]) {
+      expect(() => loadConfig({ APP_URL: appUrl, SITES_DOMAIN: 'mirror.site' }), appUrl).toThrow(
+        'APP_URL: the app must not live on SITES_DOMAIN (mirror.site) itself: every tenant site would be a subdomain of the app',
+      );
+    }
+    // Development: the app on localhost, tenants on *.localhost (each its own site to browsers).
+    expect(loadConfig({ PORT: '8080' })).toMatchObject({
+      appUrl: 'http://localhost:8080',
+      sitesDomain: 'localhost',
+    });
+  });
 });

@@ -82,6 +82,14 @@ const EnvSchema = z
     MIRROR_RENDER: z.enum(['auto', 'always', 'never']).default('auto'),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
     MIRROR_RUN_MEMORY_MB: z.coerce.number().int().min(256).max(65_536).default(1536),
+    /** The user sandboxed runs switch to when the server runs as root: a user name or uid:gid. */
+    MIRROR_SANDBOX_USER: z
+      .string()
+      .regex(
+        /^([a-z_][a-z0-9_.-]{0,31}|\d+:\d+)$/i,
+        'must be a user name (nobody) or uid:gid such as 65534:65534',
+      )
+      .default('nobody'),
     VERSION_THUMBNAILS: booleanString.default(true),
     FIDELITY_CHECKS: booleanString.default(true),
     FIDELITY_MAX_PAGES: z.coerce.number().int().min(1).max(100).optional(),
@@ -193,13 +201,21 @@ const EnvSchema = z
           'is required in production: it guards /metrics and /api/internal/* (make one with `openssl rand -hex 24`)',
       });
     }
-    const appHost = new URL(env.APP_URL).hostname;
+    const appHost = new URL(env.APP_URL).hostname.replace(/\.$/, '');
     const sites = env.SITES_DOMAIN.toLowerCase();
-    if (appHost !== sites && appHost.endsWith(`.${sites}`)) {
+    if (appHost.endsWith(`.${sites}`)) {
       ctx.addIssue({
         code: 'custom',
         path: ['APP_URL'],
         message: `the app must not live under SITES_DOMAIN (${sites}): tenant sites would share its origin`,
+      });
+    } else if (appHost === sites && sites !== 'localhost') {
+      // `localhost` (the development default for both) is a top-level name: browsers take every
+      // `*.localhost` for a site of its own. Under any other name, tenants would share the app's.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_URL'],
+        message: `the app must not live on SITES_DOMAIN (${sites}) itself: every tenant site would be a subdomain of the app's host, on the same site as the app. Give the app a host outside SITES_DOMAIN (APP_URL=https://app.example.com with SITES_DOMAIN=example.site)`,
       });
     }
   });
@@ -241,6 +257,11 @@ export interface Config {
      * starts, together; over it the run is killed and fails.
      */
     runMemoryMb: number;
+    /**
+     * The user sandboxed runs switch to when the server runs as root (a name or uid:gid): no
+     * access to the data folder or to the server's process.
+     */
+    sandboxUser: string;
     blobsDir: string;
     /** Blobs in an S3-compatible bucket instead of `blobsDir` when set. */
     s3:
@@ -378,6 +399,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       render: env.MIRROR_RENDER,
       chromiumPath: env.CHROMIUM_PATH,
       runMemoryMb: env.MIRROR_RUN_MEMORY_MB,
+      sandboxUser: env.MIRROR_SANDBOX_USER,
       blobsDir: path.join(dataDir, 'blobs'),
       s3: env.S3_BUCKET
         ? {

@@ -146,6 +146,88 @@ describe('site index: what a URL answers', () => {
   });
 });
 
+describe('site index: queries, as a static server serving the export answers them', () => {
+  const js = 'text/javascript; charset=utf-8';
+  const entries = [
+    file('/'),
+    file('/data.json', 'application/json'),
+    file('/app.js', js),
+    file('/style.css', 'text/css'),
+    file('/logo.png', 'image/png'),
+    file('/blog/hello-world/index.txt', 'text/plain'),
+    file('/_next/static/chunks/app/page-x.js', js),
+    // Next.js payloads the render fetched: only `_rsc` variants, one body (the query is a cache key).
+    file('/post/index.txt?_rsc=1p-R_iEY', 'text/plain', { hash: 'rsc-post'.padEnd(16, '0') }),
+    file('/post/index.txt?_rsc=CMRHomFH', 'text/plain', { hash: 'rsc-post'.padEnd(16, '0') }),
+    // One variant whose only parameter is a cache buster.
+    file('/config.json?t=1700000000', 'application/json'),
+    file('/widget.js?v=1.2.3', js),
+    // Variants that chose different content: the query selects what is answered.
+    file('/api/items?page=2', 'application/json'),
+    file('/api/items?page=3', 'application/json'),
+    file('/api/list?page=2', 'application/json'),
+    file('/api/things', 'application/json'),
+    file('/api/things?page=2', 'application/json'),
+    // A page with one variant: `v` chooses the page here (a video), not a cache buster.
+    file('/watch?v=abc'),
+  ];
+  const index = buildIndex(manifest(entries), LIMITS);
+  const answer = (url: string, accept?: string) =>
+    answerOf(findResource(index, url, accept), entries);
+
+  it.each([
+    ['/?utm_source=x&utm_medium=y', '200 /'],
+    ['/data.json?t=1700000000', '200 /data.json'],
+    ['/data.json?_=1700000000123', '200 /data.json'],
+    ['/app.js?v=123', '200 /app.js'],
+    ['/style.css?ver=6.4.2', '200 /style.css'],
+    ['/logo.png?w=640&q=75', '200 /logo.png'],
+    ['/blog/hello-world/index.txt?_rsc=abc123', '200 /blog/hello-world/index.txt'],
+    ['/_next/static/chunks/app/page-x.js?dpl=dpl_123', '200 /_next/static/chunks/app/page-x.js'],
+    ['/post/index.txt?_rsc=1p-R_iEY', '200 /post/index.txt?_rsc=1p-R_iEY'],
+    ['/post/index.txt?_rsc=unseen', '200 /post/index.txt?_rsc=1p-R_iEY'],
+    ['/post/index.txt', '200 /post/index.txt?_rsc=1p-R_iEY'],
+    ['/config.json?t=1800000000', '200 /config.json?t=1700000000'],
+    ['/widget.js?v=2.0.0', '200 /widget.js?v=1.2.3'],
+    ['/api/items?page=3', '200 /api/items?page=3'],
+    ['/api/items?page=4', null],
+    ['/api/items', null],
+    ['/api/list?page=3', null],
+    ['/api/things?page=9', '200 /api/things'],
+    ['/watch?v=xyz', null],
+  ])('%s answers %s', (url, expected) => {
+    expect(answer(url)).toBe(expected);
+  });
+});
+
+describe('site index: names, as a static server serving the export answers them', () => {
+  const entries = [
+    file('/'),
+    file('/search.html'),
+    file('/search/'),
+    file('/docs/'),
+    file('/guide/setup'),
+    file('/broken.json', 'application/json', { status: 500 }),
+  ];
+  const index = buildIndex(manifest(entries), LIMITS);
+  const answer = (url: string) => answerOf(findResource(index, url, undefined), entries);
+
+  it.each([
+    // `try_files $uri $uri.html $uri/`, Netlify and the export's own servers: the page first.
+    ['/search', '200 /search.html'],
+    ['/search/', '200 /search/'],
+    // The export writes `/docs/` as `/docs/index.html`, which a static server answers too.
+    ['/docs/index.html', '200 /docs/'],
+    ['/docs/index.html?x=1', '200 /docs/'],
+    ['/guide/setup', '200 /guide/setup'],
+    ['/guide/setup.html', '200 /guide/setup'],
+    // The export leaves out what the site answered with an error.
+    ['/broken.json', null],
+  ])('%s answers %s', (url, expected) => {
+    expect(answer(url)).toBe(expected);
+  });
+});
+
 describe('site index: heads', () => {
   const entries = [
     file('/'),

@@ -8,7 +8,7 @@
  * validators, the headers it always carries); the per-encoding heads are built on first use and
  * kept on the file, so the hot path reuses them.
  */
-import { essenceOf, type Manifest, type ManifestEntry } from '@mirror/engine';
+import { agreedQueryVariants, essenceOf, type Manifest, type ManifestEntry } from '@mirror/engine';
 import type { CachedFile } from './body-cache.js';
 import {
   ENCODING_IDENTITY,
@@ -39,6 +39,12 @@ export interface SiteIndex {
   byPath: Map<string, Resource>;
   /** Entries with a query string, under their query normalized (parameters sorted). */
   byNormalized: Map<string, Resource>;
+  /**
+   * The file a path answers under any query when the copy holds only query variants of it and
+   * they say the query chose nothing (`agreedQueryVariants`, which the export follows too): by
+   * path, no query.
+   */
+  byBarePath: Map<string, Resource>;
   /** Answers of the fallback lookup per requested URL (null: not found), bounded. */
   fallbacks: Map<string, Resource | null>;
   /** The site's own 404 page, answered with status 404. */
@@ -66,6 +72,27 @@ export const SECURITY_HEADERS: readonly string[] = [
   'strict-origin-when-cross-origin',
 ];
 export const NO_CACHE = 'no-cache';
+
+const previewHeads = new WeakMap<readonly string[], string[]>();
+
+/**
+ * A head as a version's preview host sends it. The preview's unguessable name is all that guards a
+ * draft, so its address must never leave in a Referer (not even as an origin) and search engines
+ * must not keep it. Built once per head (heads are kept on their file).
+ */
+export function previewHead(head: readonly string[]): string[] {
+  let out = previewHeads.get(head);
+  if (out === undefined) {
+    out = [];
+    for (let i = 0; i < head.length; i += 2) {
+      const name = head[i]!;
+      if (name !== 'referrer-policy' && name !== 'x-robots-tag') out.push(name, head[i + 1]!);
+    }
+    out.push('referrer-policy', 'no-referrer', 'x-robots-tag', 'noindex');
+    previewHeads.set(head, out);
+  }
+  return out;
+}
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The headers most files share, by [immutable][compressible] (shared, never mutated). */
 const COMMON_HEADS: readonly (readonly string[])[] = [
@@ -86,19 +113,23 @@ const MAX_FALLBACKS = 4096;
 export function buildIndex(manifest: Manifest, limits: CompressionLimits): SiteIndex {
   const byPath = new Map<string, Resource>();
   const byNormalized = new Map<string, Resource>();
+  const fallback = manifest.fallback;
   for (const entry of manifest.entries) {
+    // What the site answered with an error is not in the export either (its fallback page is).
+    if (entry.status >= 400 && entry.path !== fallback?.path) continue;
     const resource = resourceOf(entry, limits);
     if (resource.status >= 300 && resource.redirectHead === null) continue;
     byPath.set(entry.path, resource);
-    if (entry.path.includes('?')) {
-      const normalized = normalizeUrl(entry.path);
-      if (normalized !== entry.path && !byNormalized.has(normalized)) {
-        byNormalized.set(normalized, resource);
-      }
+    if (!entry.path.includes('?')) continue;
+    const normalized = normalizeUrl(entry.path);
+    if (normalized !== entry.path && !byNormalized.has(normalized)) {
+      byNormalized.set(normalized, resource);
     }
   }
+  const byBarePath = new Map<string, Resource>();
+  for (const [path, entry] of agreedQueryVariants(manifest.entries))
+    byBarePath.set(path, byPath.get(entry.path) ?? resourceOf(entry, limits));
   // What the site itself answered for an address it did not have (the engine asked it).
-  const fallback = manifest.fallback;
   const fallbackEntry = fallback
     ? manifest.entries.find((e) => e.path === fallback.path && e.hash !== '')
     : undefined;
@@ -111,6 +142,7 @@ export function buildIndex(manifest: Manifest, limits: CompressionLimits): SiteI
   return {
     byPath,
     byNormalized,
+    byBarePath,
     fallbacks: new Map(),
     notFound: notFoundEntry ? resourceOf(notFoundEntry, limits, true) : null,
     appShell: fallback?.status === 200 && fallbackEntry ? resourceOf(fallbackEntry, limits) : null,
@@ -208,7 +240,7 @@ function lookup(index: SiteIndex, url: string): Resource | null {
 }
 
 function lookupUncached(index: SiteIndex, rawUrl: string): Resource | null {
-  const { byPath, byNormalized } = index;
+  const { byPath, byNormalized, byBarePath } = index;
   const url = originFormOf(rawUrl);
   if (url === null) return null;
   const q = url.indexOf('?');
@@ -224,28 +256,51 @@ function lookupUncached(index: SiteIndex, rawUrl: string): Resource | null {
     const hit = byPath.get(normalized) ?? byNormalized.get(normalized);
     if (hit) return hit;
   }
-  // 3. the path without its query
-  const bare = byPath.get(path);
+  // From here on the query is ignored, as a static server serving the export ignores it.
+  // 3. the path without its query, or the file its query variants agree on
+  const bare = byPath.get(path) ?? byBarePath.get(path);
   if (bare) return bare;
-  // 4. index and .html fallbacks
+  // 4. the names a static server tries for a path: `index.html` of a folder, the page's `.html`
+  //    (before the folder: `try_files $uri $uri.html $uri/`), and the other way round, the copy
+  //    path the export wrote under a name with `.html` or `index.html`.
   const suffix = query ? `?${query}` : '';
   if (path.endsWith('/')) {
     const index_ = byPath.get(`${path}index.html`) ?? byPath.get(`${path}index.htm`);
     if (index_) return index_;
   } else {
+    const page = byPath.get(`${path}.html`) ?? byPath.get(`${path}.htm`);
+    if (page) return page;
     if (byPath.has(`${path}/`) || byPath.has(`${path}/index.html`)) {
       // The directory's page links relative to `/dir/`: send the browser there, as nginx does.
       // Leading slashes collapsed: `//x/` would send the browser to another host.
       return syntheticRedirect(301, `/${path.replace(/^\/+/, '')}/${suffix}`);
     }
-    const page = byPath.get(`${path}.html`) ?? byPath.get(`${path}.htm`);
-    if (page) return page;
+    const exported = exportedAs(byPath, path);
+    if (exported) return exported;
   }
   // 5. the copy has no `/` but starts elsewhere (the start page redirected)
   if (path === '/' && index.entryPath !== '/' && byPath.has(index.entryPath)) {
     return syntheticRedirect(302, index.entryPath);
   }
   return null;
+}
+
+/**
+ * The page the export wrote under this name: `/dir/index.html` for the copy's `/dir/`, and
+ * `/guide/setup.html` for the copy's `/guide/setup` (a page without an extension).
+ */
+function exportedAs(byPath: Map<string, Resource>, path: string): Resource | undefined {
+  const folder = /\/index\.html?$/.exec(path);
+  if (folder) {
+    const page = byPath.get(path.slice(0, folder.index + 1));
+    if (page?.isHtml) return page;
+  }
+  const extension = /\.html?$/.exec(path);
+  if (extension && !path.endsWith('/index.html') && !path.endsWith('/index.htm')) {
+    const page = byPath.get(path.slice(0, extension.index));
+    if (page?.isHtml) return page;
+  }
+  return undefined;
 }
 
 // ---- heads and validators -----------------------------------------------------------------

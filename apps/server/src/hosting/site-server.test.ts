@@ -274,6 +274,37 @@ describe('site server: lookup', () => {
     expect((await get(app, '/pricing')).body).toBe('<h1>Pricing</h1>');
   });
 
+  it('answers what a static server serving the export answers, whatever the query', async () => {
+    const { app } = await setup({}, (entries) => {
+      const at = (path: string) => entries.find((e) => e.path === path)!;
+      const rsc = { ...at('/style.css'), contentType: 'text/x-component' };
+      // Next.js payloads fetched while rendering: `_rsc` changes with the page navigated from.
+      entries.push({ ...rsc, path: '/blog/hello-world/index.txt?_rsc=1p-R_iEY' });
+      entries.push({ ...rsc, path: '/blog/hello-world/index.txt?_rsc=CMRHomFH' });
+      entries.push({ ...at('/about'), path: '/api/items?page=2' });
+      entries.push({ ...at('/pricing.html'), path: '/api/items?page=3' });
+      entries.push({ ...at('/docs/'), path: '/pricing/' });
+    });
+    const payload = await get(app, '/blog/hello-world/index.txt?_rsc=unseen', {
+      accept: '*/*',
+      rsc: '1',
+    });
+    expect(payload.statusCode).toBe(200);
+    expect(payload.headers['content-type']).toBe('text/x-component');
+    expect(payload.body).toBe(css);
+    expect((await get(app, '/blog/hello-world/index.txt')).body).toBe(css);
+    expect((await get(app, '/style.css?v=123')).body).toBe(css);
+    // Variants that differ: an unknown one is not answered with another.
+    expect((await get(app, '/api/items?page=3')).body).toBe('<h1>Pricing</h1>');
+    const unknown = await get(app, '/api/items?page=4', { accept: 'application/json' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toBe('<h1>Site 404</h1>');
+    // The page's `.html` before the folder's, and the folder's page under its exported name.
+    expect((await get(app, '/pricing')).body).toBe('<h1>Pricing</h1>');
+    expect((await get(app, '/docs/index.html')).body).toBe('<h1>Docs index</h1>');
+    expect((await get(app, '/about.html')).body).toBe('<h1>About</h1>');
+  });
+
   it('never redirects to another host', async () => {
     const { app } = await setup({}, (entries) => {
       entries.push({ ...entries[0]!, path: '//evil.test/' });

@@ -40,6 +40,7 @@ import {
   identityHead,
   matchesEtag,
   notModifiedHead,
+  previewHead,
   type Resource,
   type SiteIndex,
 } from './site-index.js';
@@ -49,7 +50,10 @@ export { noSiteHerePage } from './site-http.js';
 export interface SiteSource {
   siteId: string;
   versionId: string;
-  /** A version looked at on its preview host: not the site's audience, so visits are not counted. */
+  /**
+   * A version looked at on its preview host: not the site's audience, so visits are not counted,
+   * and its answers send no Referer onwards and ask not to be indexed (`previewHead`).
+   */
   preview?: boolean;
 }
 
@@ -160,6 +164,11 @@ const METHOD_NOT_ALLOWED = {
     NO_CACHE,
     ...SECURITY_HEADERS,
   ],
+};
+const PREVIEW_NOT_FOUND = { ...NOT_FOUND, head: previewHead(NOT_FOUND.head) };
+const PREVIEW_METHOD_NOT_ALLOWED = {
+  ...METHOD_NOT_ALLOWED,
+  head: previewHead(METHOD_NOT_ALLOWED.head),
 };
 
 export function createSiteServer(
@@ -305,7 +314,11 @@ export function createSiteServer(
       return undefined;
     }
     if (!isHead && method !== 'GET') {
-      sendFixed(res, METHOD_NOT_ALLOWED, false);
+      sendFixed(
+        res,
+        site.preview === true ? PREVIEW_METHOD_NOT_ALLOWED : METHOD_NOT_ALLOWED,
+        false,
+      );
       return undefined;
     }
     const index = manifests.get(site.versionId);
@@ -324,7 +337,7 @@ export function createSiteServer(
   ): Promise<void> | undefined {
     const resource = findResource(index, req.url ?? '/', req.headers.accept);
     if (resource !== null) return serve(req, res, log, site, resource);
-    sendFixed(res, NOT_FOUND, req.method === 'HEAD');
+    sendFixed(res, site.preview === true ? PREVIEW_NOT_FOUND : NOT_FOUND, req.method === 'HEAD');
     return undefined;
   }
 
@@ -336,7 +349,7 @@ export function createSiteServer(
     resource: Resource,
   ): Promise<void> | undefined {
     if (resource.redirectHead !== null) {
-      res.writeHead(resource.status, resource.redirectHead);
+      res.writeHead(resource.status, headFor(site, resource.redirectHead));
       res.end();
       return undefined;
     }
@@ -349,7 +362,7 @@ export function createSiteServer(
     if (resource.etag !== null) {
       const ifNoneMatch = headers['if-none-match'];
       if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, resource.hash)) {
-        res.writeHead(304, notModifiedHead(resource, encoding));
+        res.writeHead(304, headFor(site, notModifiedHead(resource, encoding)));
         res.end();
         recordVisit(req, res, log, site, resource, 0);
         return undefined;
@@ -400,7 +413,10 @@ export function createSiteServer(
           sendBody(req, res, log, site, resource, ENCODING_IDENTITY, loaded, isHead),
         );
     }
-    const head = (resource.heads[ENCODING_IDENTITY] ??= identityHead(resource, resource.size));
+    const head = headFor(
+      site,
+      (resource.heads[ENCODING_IDENTITY] ??= identityHead(resource, resource.size)),
+    );
     if (isHead) {
       res.writeHead(resource.status, head);
       res.end();
@@ -427,7 +443,7 @@ export function createSiteServer(
       encoding === ENCODING_IDENTITY
         ? identityHead(resource, body.length)
         : encodedHead(resource, encoding, body.length));
-    res.writeHead(resource.status, head);
+    res.writeHead(resource.status, headFor(site, head));
     if (isHead) res.end();
     else res.end(body);
     recordVisit(req, res, log, site, resource, isHead ? 0 : body.length);
@@ -443,18 +459,21 @@ export function createSiteServer(
     range: { start: number; end: number } | 'unsatisfiable',
   ): Promise<void> | undefined {
     if (range === 'unsatisfiable') {
-      res.writeHead(416, [
-        'content-range',
-        `bytes */${resource.size}`,
-        'content-length',
-        '0',
-        ...resource.common,
-      ]);
+      res.writeHead(
+        416,
+        headFor(site, [
+          'content-range',
+          `bytes */${resource.size}`,
+          'content-length',
+          '0',
+          ...resource.common,
+        ]),
+      );
       res.end();
       return undefined;
     }
     const { start, end } = range;
-    const head = [
+    const head = headFor(site, [
       'content-type',
       resource.contentType,
       'content-length',
@@ -466,7 +485,7 @@ export function createSiteServer(
       'accept-ranges',
       'bytes',
       ...resource.common,
-    ];
+    ]);
     if (resource.size <= smallBodyBytes) {
       const send = (body: Buffer) => {
         res.writeHead(206, head);
@@ -572,6 +591,11 @@ const consoleLog: SiteLogger = {
 };
 
 // ---- helpers ------------------------------------------------------------------------------
+
+/** The head a file is answered with on this host: a preview host's adds its own rules. */
+function headFor(site: SiteSource, head: string[]): string[] {
+  return site.preview === true ? previewHead(head) : head;
+}
 
 async function* sliceChunks(
   first: IteratorResult<Uint8Array>,

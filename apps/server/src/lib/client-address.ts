@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The visitor's address of a request answered outside Fastify (tenant hosts): the first
@@ -12,4 +14,19 @@ export function clientAddressOf(req: IncomingMessage, trustProxy: boolean): stri
   if (address === '') address = req.socket.remoteAddress ?? '';
   if (address.startsWith('::ffff:') && address.includes('.')) address = address.slice(7);
   return address || 'unknown';
+}
+
+/**
+ * What a per-address count is kept under: an IPv4 address as it is, an IPv6 address by its /64
+ * (`2001:db8:1:2::/64`). One subscriber, one host even, gets a whole /64 and can send from any of
+ * its 2^64 addresses, so counting single IPv6 addresses counts nothing. IPv4-mapped IPv6 is IPv4;
+ * anything that is not an address is kept as it is.
+ */
+export function addressGroupOf(address: string): string {
+  const bare = address.split('%')[0]!;
+  if (isIP(bare) === 0) return address;
+  const ip = ipaddr.process(bare);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const prefix = (ip as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
 }

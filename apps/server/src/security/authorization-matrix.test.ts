@@ -743,6 +743,12 @@ async function settled(): Promise<void> {
       ? true
       : undefined;
   }, 30_000);
+  // What a finished run leaves to other jobs (pruning older versions, the storage sweep) changes
+  // the owner's view too: it runs before the next caller's request, not during it.
+  await waitFor(async () => {
+    const counts = await t.app.jobs.counts();
+    return counts.waiting + counts.active === 0 ? true : undefined;
+  }, 30_000);
 }
 
 async function signIn(account: Account): Promise<void> {

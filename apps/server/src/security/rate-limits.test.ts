@@ -206,6 +206,47 @@ describe('sign-in, sign-up and password reset', () => {
     );
   });
 
+  it('POST /api/auth/login and /register: an IPv6 address counts by its /64', async () => {
+    // Each call from a new address of one /64, as a client given the whole /64 can send them.
+    const user = await account();
+    let host = 0;
+    const inLogin64 = () => `2001:db8:30:1::${(++host).toString(16)}`;
+    await hammer(
+      () =>
+        call(
+          null,
+          'POST',
+          '/api/auth/login',
+          { email: user.email, password: user.password },
+          inLogin64(),
+        ),
+      TOO_MANY_ATTEMPTS,
+    );
+    let n = 0;
+    const register = (ip: string) =>
+      call(
+        null,
+        'POST',
+        '/api/auth/register',
+        { name: 'Flood', email: `flood-v6-${++n}@example.com`, password: 'a long password' },
+        ip,
+      );
+    await hammer(() => register(`2001:db8:30:2::${(++host).toString(16)}`), TOO_MANY_ATTEMPTS);
+    // The next /64 is someone else.
+    expect((await register('2001:db8:30:3::1')).statusCode).toBe(201);
+    expect(
+      (
+        await call(
+          null,
+          'POST',
+          '/api/auth/login',
+          { email: user.email, password: user.password },
+          '2001:db8:30:4::1',
+        )
+      ).statusCode,
+    ).toBe(200);
+  });
+
   it('POST /api/auth/reset-password: per address and per email', async () => {
     const ip = nextAddress();
     let n = 0;

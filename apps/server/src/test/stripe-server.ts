@@ -20,6 +20,12 @@ import Stripe from 'stripe';
  *
  * Every change is also recorded as the event Stripe would send to a webhook (`events`), so tests
  * sign real event payloads with `signEvent` instead of writing them by hand.
+ *
+ * A PaymentIntent that succeeds gets a Charge (`latest_charge`, `charge.succeeded`). Refunds
+ * (`POST /v1/refunds` with `payment_intent` or `charge`) refund it in full or in part
+ * (`refund.created`, `charge.refunded`; a charge refunded in full answers
+ * `charge_already_refunded`), and `dispute()` stands in for a card holder disputing a charge
+ * (`charge.dispute.created`).
  */
 
 export interface StripeServerOptions {
@@ -101,6 +107,9 @@ export async function startStripeServer(options: StripeServerOptions = {}) {
     subscriptions: new Map<string, Json>(),
     invoices: new Map<string, Json>(),
     paymentIntents: new Map<string, Json>(),
+    charges: new Map<string, Json>(),
+    refunds: new Map<string, Json>(),
+    disputes: new Map<string, Json>(),
     portalSessions: new Map<string, Json>(),
   };
   const cardBehaviour = new Map<string, CardBehaviour>();
@@ -228,6 +237,7 @@ export async function startStripeServer(options: StripeServerOptions = {}) {
       capture_method: 'automatic',
       confirmation_method: 'automatic',
       last_payment_error: null,
+      latest_charge: null,
       next_action: null,
       status: 'requires_payment_method',
     };
@@ -291,15 +301,96 @@ export async function startStripeServer(options: StripeServerOptions = {}) {
   }
 
   function succeed(pi: Json) {
+    const charge: Json = {
+      ...base('ch', 'charge'),
+      amount: pi.amount,
+      amount_captured: pi.amount,
+      amount_refunded: 0,
+      captured: true,
+      currency: pi.currency,
+      customer: pi.customer,
+      description: pi.description,
+      disputed: false,
+      metadata: {},
+      paid: true,
+      payment_intent: pi.id,
+      payment_method: pi.payment_method,
+      refunded: false,
+      refunds: { object: 'list', data: [], has_more: false, url: '/v1/refunds' },
+      status: 'succeeded',
+    };
+    state.charges.set(charge.id as string, charge);
     Object.assign(pi, {
       status: 'succeeded',
       amount_received: pi.amount,
       last_payment_error: null,
+      latest_charge: charge.id,
       next_action: null,
     });
+    record('charge.succeeded', charge);
     record('payment_intent.succeeded', pi);
     const invoiceId = invoiceOfIntent.get(pi.id as string);
     if (invoiceId) payInvoice(get(state.invoices, 'invoice', invoiceId));
+  }
+
+  // --- refunds and disputes ----------------------------------------------------------------
+
+  /** The charge of a succeeded PaymentIntent (`payment_intent`) or a charge id (`charge`). */
+  function chargeOf(p: Params): Json {
+    const chargeId = str(p.charge);
+    if (chargeId) return get(state.charges, 'charge', chargeId, 'charge');
+    const pi = get(
+      state.paymentIntents,
+      'payment_intent',
+      str(p.payment_intent) ?? '',
+      'payment_intent',
+    );
+    if (!pi.latest_charge) {
+      throw invalid(
+        `PaymentIntent ${pi.id as string} does not have a successful charge to refund.`,
+        {
+          code: 'charge_not_refundable',
+          param: 'payment_intent',
+        },
+      );
+    }
+    return get(state.charges, 'charge', pi.latest_charge as string, 'charge');
+  }
+
+  function refund(p: Params): Json {
+    const charge = chargeOf(p);
+    const left = Number(charge.amount) - Number(charge.amount_refunded);
+    if (charge.refunded || left <= 0) {
+      throw invalid(`Charge ${charge.id as string} has already been refunded.`, {
+        code: 'charge_already_refunded',
+      });
+    }
+    const amount = p.amount === undefined ? left : Number(p.amount);
+    if (!(amount > 0 && amount <= left)) {
+      throw invalid(
+        `Refund amount ($${amount / 100}) is greater than unrefunded amount on charge ($${left / 100})`,
+        {
+          param: 'amount',
+        },
+      );
+    }
+    const created: Json = {
+      ...base('re', 'refund'),
+      amount,
+      charge: charge.id,
+      currency: charge.currency,
+      metadata: (p.metadata as Json | undefined) ?? {},
+      payment_intent: charge.payment_intent,
+      reason: str(p.reason) ?? null,
+      status: 'succeeded',
+    };
+    state.refunds.set(created.id as string, created);
+    charge.amount_refunded = Number(charge.amount_refunded) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    (charge.refunds as { data: Json[] }).data.unshift(structuredClone(created));
+    record('refund.created', created);
+    record('charge.refunded', charge, { amount_refunded: Number(charge.amount_refunded) - amount });
+    return created;
   }
 
   // --- subscriptions and invoices ------------------------------------------------------------
@@ -680,6 +771,7 @@ export async function startStripeServer(options: StripeServerOptions = {}) {
         return render(pi, p.expand);
       },
     ],
+    ['POST', /^\/v1\/refunds$/, (p) => refund(p)],
     [
       'GET',
       /^\/v1\/invoices$/,
@@ -840,6 +932,27 @@ export async function startStripeServer(options: StripeServerOptions = {}) {
         next_action: null,
       });
       record('payment_intent.payment_failed', pi);
+    },
+    /** The card holder disputes the charge of a succeeded PaymentIntent (made at their bank). */
+    dispute(paymentIntentId: string, reason = 'fraudulent'): Json {
+      const pi = get(state.paymentIntents, 'payment_intent', paymentIntentId);
+      const charge = get(state.charges, 'charge', String(pi.latest_charge ?? ''), 'charge');
+      charge.disputed = true;
+      const created: Json = {
+        ...base('dp', 'dispute'),
+        amount: charge.amount,
+        charge: charge.id,
+        currency: charge.currency,
+        evidence_details: { due_by: now() + 7 * 86_400, has_evidence: false },
+        is_charge_refundable: !charge.refunded,
+        metadata: {},
+        payment_intent: pi.id,
+        reason,
+        status: 'needs_response',
+      };
+      state.disputes.set(created.id as string, created);
+      record('charge.dispute.created', created);
+      return created;
     },
     /** Moves the server's clock (event and object times) forward. */
     advanceTime(seconds: number) {

@@ -569,7 +569,7 @@ describe('claiming demo sites', () => {
     expect(res.json()).toEqual({
       success: true,
       claimedIds: [demo],
-      message: 'Claimed 1 demo site. The others no longer exist or were already claimed.',
+      message: 'Claimed 1 demo site. The others failed, no longer exist or were already claimed.',
     });
     // The free plan keeps one mirror: a second demo is not claimed.
     const second = await insertDemoSite(app);

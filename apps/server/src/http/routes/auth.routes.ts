@@ -200,7 +200,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const claim = await auth.claimDemos(await requireAuth(request), request.body.demoSiteIds);
+      const { demoSiteIds, firstId } = request.body;
+      const claim = await auth.claimDemos(await requireAuth(request), demoSiteIds, firstId);
       return { success: true, ...claim };
     },
   );

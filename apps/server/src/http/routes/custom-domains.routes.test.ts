@@ -312,7 +312,8 @@ describe('custom domains', () => {
     });
     expect(companion.statusCode).toBe(409);
     expect(companion.json().message).toContain('_mirror-challenge.www.taken-seven.test');
-    // Verified by its holder: refused, full stop.
+    // Verified by its holder: refused; a proof moves it only once the holder's verification
+    // lapsed (issue 30, item 5: `domain-claims.routes.test.ts`).
     dns.set('taken-seven.test', { A: [IPV4] });
     dns.set('_mirror-challenge.taken-seven.test', {
       TXT: [txtOf(created.json() as Deployed)],
@@ -321,9 +322,9 @@ describe('custom domains', () => {
     for (const domain of ['taken-seven.test', 'www.taken-seven.test']) {
       const res = await deploy(second.owner, { siteId: second.site.id, domain });
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({
-        message: 'This domain is already connected to another account.',
-      });
+      expect(res.json().message).toMatch(
+        /^This domain is already connected to another account\. If the domain is yours, add a TXT record named .* It moves to your account once that account's verification no longer holds/,
+      );
     }
     // Someone else's domain cannot be checked (or even seen) either.
     expect(

@@ -137,7 +137,10 @@ describe('AI customization of mirrored sites', () => {
       [1, 'mirror', true, false],
     ]);
     expect(versions[0]!.instructions).toContain("Replace 'Version' with 'Edition'");
-    expect(versions[0]!.changes.join('\n')).toMatch(/Replaced 'Version' with 'Edition'/);
+    // In the words of the preview, with the engine's counts (issue 31).
+    expect(versions[0]!.changes.join('\n')).toMatch(
+      /Replace "Version" with "Edition" everywhere \(\d+ places on \d+ pages\)/,
+    );
     expect(versions[0]!.edits.map((e) => e.index)).toEqual([0, 1]);
     expect(versions[1]).toMatchObject({ changes: [], edits: [], unparsed: [], instructions: null });
     const draftPage = await fromSite(t, versions[0]!.previewUrl!);
@@ -227,6 +230,8 @@ describe('AI customization of mirrored sites', () => {
       ['mirror', false, true],
     ]);
     const second = versions[0]!;
+    // The same draft, one edit fewer: it keeps its number (issue 31).
+    expect(second.number).toBe(first!.number);
     expect(second.edits).toHaveLength(1);
     expect(second.instructions).toBeNull();
     const secondPage = (await fromSite(t, second.previewUrl!)).body;
@@ -238,8 +243,54 @@ describe('AI customization of mirrored sites', () => {
     // Undoing the last edit leaves nothing to review: the draft is discarded.
     const last = await undo(t, id, second.id, owner.headers, 0);
     expect(last.statusCode).toBe(202);
-    expect(last.json()).toMatchObject({ id, status: 'completed' });
+    expect(last.json()).toMatchObject({
+      id,
+      status: 'completed',
+      currentStatus: 'draft discarded',
+    });
     expect((await versionsOf(t, id, owner.headers)).map((v) => v.id)).toEqual([mirror!.id]);
+  });
+
+  it('stops saying a draft is ready once it is published or discarded (issue 31)', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t);
+    const { id } = await mirrorSite(t, site.url, owner.headers);
+    const status = async () => {
+      const res = await t.app.inject({
+        url: `/api/domains/clone/${id}/status`,
+        headers: owner.headers,
+      });
+      return (res.json() as { currentStatus: string }).currentStatus;
+    };
+    const draftOf = async (text: string) => {
+      await customize(t, id, owner.headers, {
+        ops: [{ op: 'replaceText', find: 'Version', replace: text }],
+      });
+      expect((await pollToEnd(t, id, owner.headers)).at(-1)!.currentStatus).toBe(
+        'draft ready for review',
+      );
+      return newestDraft(t, id, owner.headers);
+    };
+
+    const first = await draftOf('Edition');
+    await publish(t, id, first.id, owner.headers);
+    expect(await status()).toBe('draft published');
+    const record = await t.app.inject({ url: `/api/domains/clone/${id}`, headers: owner.headers });
+    expect(record.json()).toMatchObject({ currentStatus: 'draft published' });
+
+    const second = await draftOf('Release');
+    const discard = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/domains/clone/${id}/versions/${second.id}`,
+      headers: owner.headers,
+    });
+    expect(discard.statusCode).toBe(200);
+    expect(await status()).toBe('draft discarded');
+
+    // Rolling back to a version that was never a draft says nothing about drafts.
+    const [, mirror] = (await versionsOf(t, id, owner.headers)).filter((v) => !v.draft);
+    await publish(t, id, mirror!.id, owner.headers);
+    expect(await status()).toBe('draft discarded');
   });
 
   it('customizes the live version into a new one that shares unchanged files, and rolls back', async () => {
@@ -754,5 +805,62 @@ describe('instructions are understood before anything is applied', () => {
       /^Nothing was changed: I could not understand ".*sparkle/,
     );
     expect(await versionsOf(t, id, owner.headers)).toEqual(before);
+  });
+
+  it('suggests looks it can set for a vague wish, makes a draft of the rest, and the draft says what the preview said (issue 31)', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t, 'pro');
+    const { id } = await mirrorSite(t, site.url, owner.headers);
+    const text =
+      'Change the main heading to Fresh bread, make the text dark green and make it pop more';
+    const preview = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/customize/understand`,
+      headers: owner.headers,
+      payload: { instructions: text },
+    });
+    expect(preview.statusCode).toBe(200);
+    // Where and how much, as the result will count it; the app's spelling; no CSS names.
+    const willDo = [
+      'Change the main heading to "Fresh bread" on the home page (1 element on 1 page)',
+      'Set the text color to dark green (#006400) (1 place in 1 file)',
+    ];
+    expect(preview.json()).toEqual({
+      byModel: false,
+      willDo,
+      notUnderstood: [
+        {
+          part: 'make it pop more',
+          suggestion: 'Set the main color to crimson',
+          alternatives: ['Make the headings bigger', 'Set the accent color to gold'],
+        },
+      ],
+    });
+
+    // Without asking for it, a part not understood still refuses the whole message.
+    expect((await customize(t, id, owner.headers, { instructions: text })).statusCode).toBe(400);
+    const made = await customize(t, id, owner.headers, { instructions: text, partial: true });
+    expect(made.statusCode, made.body).toBe(202);
+    expect((await pollToEnd(t, id, owner.headers)).at(-1)).toMatchObject({ status: 'completed' });
+    const draft = await newestDraft(t, id, owner.headers);
+    expect(draft.changes.slice(0, 2)).toEqual(willDo);
+    expect(draft.unparsed).toEqual(['make it pop more']);
+    const page = (await fromSite(t, draft.previewUrl!)).body;
+    expect(page).toContain('Fresh bread');
+  });
+
+  it('shows colour names as the owner typed them', async () => {
+    const { site, t } = await setup();
+    const owner = await signUp(t, 'pro');
+    const { id } = await mirrorSite(t, site.url, owner.headers);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${id}/customize/understand`,
+      headers: owner.headers,
+      payload: { instructions: 'make the text darkgreen' },
+    });
+    expect(res.json().willDo).toEqual([
+      'Set the text color to darkgreen (#006400) (1 place in 1 file)',
+    ]);
   });
 });

@@ -226,7 +226,8 @@ describe('domain claims', () => {
     expect(await store()).toEqual(before);
     expect(mailsTo(holder.email)).toEqual([]);
 
-    // Once the holder verified it, even the other account's proof does not move it.
+    // Once the holder verified it, the other account's proof does not move it while the holder's
+    // own record is still there (issue 30, item 5: nor while the domain points at Mirror).
     const again = instructionsOf(
       ((await park(other, 'held-shop.test')).json() as { message: string }).message,
     );
@@ -236,9 +237,91 @@ describe('domain claims', () => {
     const verified = await park(other, 'held-shop.test');
     expect(verified.statusCode).toBe(409);
     expect(verified.json()).toEqual({
-      message: 'This domain is already connected to another account.',
+      message:
+        'This domain is already connected to another account, and its DNS still verifies it there. To move it to your account, remove the other mirror-verification value from the TXT record _mirror-challenge.held-shop.test and point the domain away from Mirror, then add the domain again (you can point it back afterwards).',
     });
     expect(await rowOf('held-shop.test')).toMatchObject({ id: held.id, owner_id: holder.userId });
+  });
+
+  it('moves a verified domain whose verification lapsed to the account that proves it, and mails the holder', async () => {
+    // Alice verified victim.test by TXT and it was served.
+    dns.set('victim.test', { SOA: true });
+    const alice = await account('pro');
+    const held = (await park(alice, 'victim.test')).json() as Claimed;
+    dns.set('victim.test', { A: [IPV4] });
+    dns.set(txtOf(held).host, { TXT: [txtOf(held).value] });
+    expect((await check(alice, 'victim.test')).status).toBe('active');
+    expect((await t.app.inject({ url: '/', headers: { host: 'victim.test' } })).statusCode).toBe(
+      200,
+    );
+
+    // Then the A record moved and her TXT record was removed. Bob is told how to prove it.
+    dns.set('victim.test', { A: ['198.51.100.7'] });
+    dns.remove(txtOf(held).host);
+    const bob = await account('pro');
+    const before = await store();
+    const refused = await park(bob, 'victim.test');
+    expect(refused.statusCode).toBe(409);
+    const { message } = refused.json() as { message: string };
+    expect(message).toMatch(/^This domain is already connected to another account\. If the/);
+    expect(message).toContain("once that account's verification no longer holds");
+    const proof = instructionsOf(message);
+    expect(proof.host).toBe('_mirror-challenge.victim.test');
+    const wwwRefused = await park(bob, 'www.victim.test');
+    expect(wwwRefused.statusCode).toBe(409);
+    const wwwProof = instructionsOf((wwwRefused.json() as { message: string }).message);
+    expect(wwwProof.host).toBe('_mirror-challenge.www.victim.test');
+    expect(await store()).toEqual(before);
+
+    // Bob's record alone is not enough while Alice still passes: her TXT record is back, or the
+    // domain points at Mirror again.
+    const stillVerified =
+      'This domain is already connected to another account, and its DNS still verifies it there. To move it to your account, remove the other mirror-verification value from the TXT record _mirror-challenge.victim.test and point the domain away from Mirror, then add the domain again (you can point it back afterwards).';
+    dns.set(proof.host, { TXT: [proof.value, txtOf(held).value] });
+    expect((await park(bob, 'victim.test')).json()).toEqual({ message: stillVerified });
+    dns.set(proof.host, { TXT: [proof.value] });
+    dns.set('victim.test', { A: [IPV4] });
+    expect((await park(bob, 'victim.test')).json()).toEqual({ message: stillVerified });
+    expect(await store()).toEqual(before);
+    expect(mailsTo(alice.email)).toEqual([]);
+
+    // Neither holds any more: Bob's proof takes the www companion and the apex.
+    dns.set('victim.test', { A: ['198.51.100.7'] });
+    dns.set(wwwProof.host, { TXT: [wwwProof.value] });
+    expect((await park(bob, 'www.victim.test')).statusCode).toBe(201);
+    const taken = await park(bob, 'victim.test');
+    expect(taken.statusCode).toBe(201);
+    expect(taken.json()).toMatchObject({ domain: 'victim.test', status: 'pending' });
+    expect(await rowOf('victim.test')).toMatchObject({ owner_id: bob.userId });
+    expect(await rowOf('www.victim.test')).toMatchObject({ owner_id: bob.userId });
+    const pages = await t.app.database.db
+      .selectFrom('parked_pages')
+      .select('domain_id')
+      .where('domain_id', '=', held.id)
+      .execute();
+    expect(pages).toEqual([]);
+    const left = await t.app.inject({ url: '/api/domains/parked', headers: alice.headers });
+    expect(left.json()).toEqual([]);
+    // Alice's page is no longer served there.
+    const gone = await t.app.inject({ url: '/', headers: { host: 'victim.test' } });
+    expect(gone.statusCode).toBe(404);
+
+    const [mail] = await waitFor(() => {
+      const mails = mailsTo(alice.email);
+      return mails.length > 0 ? mails : undefined;
+    });
+    expect(mail).toContain('Subject: victim.test was moved to another Mirror account');
+    expect(mail).toContain(
+      'its DNS no longer points to Mirror and no longer has your verification',
+    );
+    expect(mailsTo(bob.email)).toEqual([]);
+
+    // Bob points it at Mirror and it is verified and served as his.
+    dns.set('victim.test', { A: [IPV4] });
+    expect(await check(bob, 'victim.test')).toMatchObject({ status: 'active', problem: null });
+    expect((await t.app.inject({ url: '/', headers: { host: 'victim.test' } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('removes claims not verified within 7 days, with their page or site link, and mails the owner; verified ones stay', async () => {

@@ -498,7 +498,7 @@ describe('usage', () => {
     expect(free).toMatchObject({
       plan: 'free',
       mirrors: { used: 1, limit: 1 },
-      customDomains: { used: 0, limit: 0 },
+      customDomains: { used: 0, waiting: 0, limit: 0 },
       pageViews: 7,
       bandwidthBytes: 0,
     });
@@ -514,6 +514,26 @@ describe('usage', () => {
       mirrors: { used: 1, limit: null },
       customDomains: { used: 0, limit: 15 },
       pageViews: 7,
+    });
+  });
+});
+
+describe('usage of custom domains', () => {
+  it('counts a domain still waiting for DNS against the plan, and says it is waiting', async () => {
+    const t = await setup();
+    const user = await subscribedUser(t, 'pro');
+    const site = (await clone(t, user)).json() as { id: string };
+    const deployed = await t.app.inject({
+      method: 'POST',
+      url: '/api/domains/deploy',
+      headers: user.headers,
+      payload: { siteId: site.id, domain: 'shop.example.com', setupSSL: true },
+    });
+    expect(deployed.statusCode).toBeLessThan(300);
+    expect(deployed.json()).toMatchObject({ status: 'pending' });
+    // Its DNS is not set up yet, but it takes one of Pro's two custom domains all the same.
+    expect((await call(t, user, 'GET', '/usage')).json()).toMatchObject({
+      customDomains: { used: 1, waiting: 1, limit: 2 },
     });
   });
 });

@@ -311,7 +311,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: PaymentIntentResponse },
       },
     },
-    async (request) => payments.payAiRewrite(await userOf(request), request.body, nonceOf(request)),
+    async (request) => payments.payAiRewrite(await userOf(request), request.body),
   );
 
   app.post(

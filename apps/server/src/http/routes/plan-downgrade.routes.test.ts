@@ -208,6 +208,7 @@ describe('a downgrade stops scheduled syncs', () => {
       sites: { count: 2, limit: 1, readOnly: [{ id: older.id }] },
       customDomains: { count: 0, limit: 0, detaching: [] },
       customSubdomain: false,
+      chosenSubdomains: 0,
       graceDays: 14,
     });
     expect(
@@ -266,6 +267,24 @@ describe('a downgrade stops scheduled syncs', () => {
     });
     expect(again.statusCode).toBe(403);
     expect(again.json()).toEqual({ message: PLAN_LIMIT_MESSAGES.syncNeedsPlan });
+  });
+});
+
+describe('subdomains after a downgrade', () => {
+  it('mentions chosen subdomains only when the account has one', async () => {
+    const t = await setup();
+    const user = await signUp(t);
+    await subscribe(t, user, 'pro');
+    const site = await mirrorSite(t, fixture.url, user.headers);
+    const preview = async () =>
+      (await api(t, user, 'GET', '/payments/downgrade-preview?plan=free&at=period_end')).json();
+    // A random subdomain (swift-harbor-4821) was not chosen: nothing to say about it.
+    expect(await preview()).toMatchObject({ customSubdomain: false, chosenSubdomains: 0 });
+    const renamed = await api(t, user, 'PUT', `/domains/clone/${site.id}`, {
+      targetDomain: 'bakery',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await preview()).toMatchObject({ customSubdomain: false, chosenSubdomains: 1 });
   });
 });
 
@@ -336,7 +355,7 @@ describe('sites beyond the plan', () => {
     const freed = await api(t, user, 'POST', `/domains/clone/${oldest.id}/remirror`);
     expect(freed.statusCode).toBe(202);
     await pollToEnd(t, oldest.id, user.headers);
-  });
+  }, 60_000);
 });
 
 describe('custom domains beyond the plan', () => {

@@ -45,6 +45,48 @@ export async function insertVisitorHashes(
   return added;
 }
 
+/** Adds marks like `insertVisitorHashes`, answering which of them were not there yet. */
+export async function addVisitorHashes(
+  db: DbOrTrx,
+  day: string,
+  scope: string,
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  const added = new Set<string>();
+  for (let i = 0; i < hashes.length; i += CHUNK) {
+    const rows = hashes.slice(i, i + CHUNK).map((hash) => ({ day, scope, hash }));
+    const inserted = await db
+      .insertInto('daily_visitors')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['day', 'scope', 'hash']).doNothing())
+      .returning('hash')
+      .execute();
+    for (const row of inserted) added.add(row.hash);
+  }
+  return added;
+}
+
+/** Which of these marks the day already holds under `scope`. */
+export async function findVisitorHashes(
+  db: DbOrTrx,
+  day: string,
+  scope: string,
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < hashes.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('daily_visitors')
+      .select('hash')
+      .where('day', '=', day)
+      .where('scope', '=', scope)
+      .where('hash', 'in', hashes.slice(i, i + CHUNK))
+      .execute();
+    for (const row of rows) found.add(row.hash);
+  }
+  return found;
+}
+
 export interface SiteDayCounts {
   siteId: string;
   day: string;

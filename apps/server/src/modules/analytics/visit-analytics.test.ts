@@ -5,6 +5,7 @@ import { startDnsServer, type TestDnsServer } from '../../test/dns-server.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
 import { mirrorSite, SERVICE_ENV, signUp, type SignedUp } from '../../test/api-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { VISITORS_PER_ADDRESS } from './visitor-rules.js';
 
 // The whole path: a mirrored site served by the app's own HTTP listener (as in production),
 // visited over real connections from several loopback addresses, counted, written when the
@@ -149,7 +150,7 @@ describe('visit analytics', () => {
     const body = res.json();
     const sent = [home, page1, css, b, bot, script].reduce((n, a) => n + a.body.length, 0);
     expect(body.totals).toEqual({
-      visits: 3, // A from news, A back without a Referer, B from search
+      visits: 2, // A's session (from news, back a moment later), B's (from search)
       pageViews: 4, // the 304 is a page view; the bot's, the script's and the preview's are not
       uniqueVisitors: 2,
       bytes: sent, // what was sent: nothing for the 304, the HEAD or the preview
@@ -157,7 +158,7 @@ describe('visit analytics', () => {
     });
     expect(body.days).toHaveLength(7);
     expect(body.days.at(-1)).toMatchObject({
-      visits: 3,
+      visits: 2,
       pageViews: 4,
       uniqueVisitors: 2,
       bytes: sent,
@@ -166,10 +167,8 @@ describe('visit analytics', () => {
       { path: '/', views: 2 },
       { path: '/page-1.html', views: 2 },
     ]);
-    expect(body.topReferrers).toEqual([
-      { host: 'news.example', visits: 1 },
-      { host: 'search.example', visits: 1 },
-    ]);
+    // B never loaded a file of the page it arrived on: its referrer is not listed (issue 30).
+    expect(body.topReferrers).toEqual([{ host: 'news.example', visits: 1 }]);
 
     const usage = (await api(later, owner, '/api/payments/usage')).json();
     expect(usage).toMatchObject({
@@ -179,6 +178,51 @@ describe('visit analytics', () => {
       parked: { visitors: 0, pageViews: 0 },
     });
   });
+
+  it('counts an address as a few visitors at most, an IPv6 /64 as one address, and lists only referrers whose visit loaded the page’s files', async () => {
+    const fixture = await startFixtureSite();
+    cleanups.push(() => fixture.close());
+    // Behind a proxy (TRUST_PROXY): the visitor's address is the X-Forwarded-For entry.
+    const { t, port } = await start({ TRUST_PROXY: 'true' });
+    const owner = await signUp(t);
+    const { id, previewUrl } = await mirrorSite(t, fixture.url, owner.headers);
+    const site = (path: string) => new URL(path, previewUrl).href;
+    const from = (address: string, userAgent: string, referer?: string) => ({
+      headers: {
+        'x-forwarded-for': address,
+        'user-agent': userAgent,
+        ...(referer ? { referer } : {}),
+      },
+    });
+
+    // One address, 50 made-up browsers.
+    for (let i = 0; i < 50; i++) {
+      const ua = CHROME.replace('126.0.0.0', `126.0.0.${i}`);
+      expect((await visit(port, site('/'), from('198.51.100.7', ua))).status).toBe(200);
+    }
+    // 20 addresses of one IPv6 /64, then one of the next /64.
+    for (let i = 1; i <= 20; i++) {
+      await visit(port, site('/'), from(`2001:db8:1:2::${i.toString(16)}`, FIREFOX));
+    }
+    await visit(port, site('/'), from('2001:db8:1:3::1', FIREFOX));
+    // 30 page loads carrying a Referer, that never load the page's files.
+    for (let i = 0; i < 30; i++) {
+      await visit(port, site('/'), from('198.51.100.8', CHROME, `https://spam${i % 3}.example/`));
+    }
+    // A person from a news site: the page, then its style sheet.
+    await visit(port, site('/'), from('198.51.100.9', FIREFOX, 'https://www.news.example/x'));
+    const css = await visit(port, site('/style.css'), from('198.51.100.9', FIREFOX, site('/')));
+    expect(css.status).toBe(200);
+
+    const later = await reopen(t);
+    const body = (await api(later, owner, `/api/domains/${id}/analytics`)).json();
+    // A visit is a session of one visitor (issue 31): 4 + 1 + 1 + 1 + 1, as the visitors below.
+    expect(body.totals).toMatchObject({ pageViews: 102, visits: 8 });
+    // Four for the 50 browsers on one address (VISITORS_PER_ADDRESS), one per /64, one each for
+    // the two other addresses. Before: 50 + 20 + 1 + 1 + 1 = 73.
+    expect(body.totals.uniqueVisitors).toBe(VISITORS_PER_ADDRESS + 4);
+    expect(body.topReferrers).toEqual([{ host: 'news.example', visits: 1 }]);
+  }, 60_000);
 
   it('counts a returning visitor once, and a new one on another address', async () => {
     const fixture = await startFixtureSite();

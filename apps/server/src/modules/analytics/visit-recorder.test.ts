@@ -79,14 +79,15 @@ describe('visit recorder', () => {
     await first.flush();
     const { totals } = await analytics.siteAnalytics(siteId, '7d');
     expect(totals).toEqual({
-      visits: 4,
+      visits: 2, // one each: a visit is a session, whichever process saw its pages
       pageViews: 4,
       uniqueVisitors: 2,
       bytes: 307,
       botViews: 0,
     });
     const marks = await database.db.selectFrom('daily_visitors').selectAll().execute();
-    expect(marks).toHaveLength(2);
+    // Two visitors today (the others are the half hours of their visits).
+    expect(marks.filter((m) => m.scope === siteId)).toHaveLength(2);
     // Neither addresses nor browsers are stored, only their salted marks.
     expect(JSON.stringify(marks)).not.toMatch(/198\.51|Chrome/);
     expect(warnings).toEqual([]);
@@ -103,6 +104,16 @@ describe('visit recorder', () => {
         siteId,
         page('198.51.100.1', `/b${i}`, { 'user-agent': CHROME, referer: `https://r${i}.example/` }),
         'page',
+        1,
+      );
+      // The page's style sheet: the arrival was a browser's, so its referrer is listed.
+      second.recordSite(
+        siteId,
+        page('198.51.100.1', '/style.css', {
+          'user-agent': CHROME,
+          referer: `http://${HOST}/b${i}`,
+        }),
+        'asset',
         1,
       );
     }
@@ -125,6 +136,38 @@ describe('visit recorder', () => {
     expect(report.topPages[0]).toEqual({ path: '/a0', views: 2 });
     expect(report.topPages).toHaveLength(10);
     expect(report.topPages.map((p) => p.path)).not.toContain('');
+  });
+
+  it('counts a visit per session: 3 people reading 3 pages each are 3 visits and 9 page views', async () => {
+    const { database, siteId, analytics } = await setup();
+    const start = Date.parse('2025-03-10T09:00:00Z');
+    let clock = start;
+    const first = recorder(database, () => clock);
+    const second = recorder(database, () => clock);
+    const people = ['198.51.100.1', '198.51.100.2', '2001:db8:5::1'];
+    // Each reads three pages a few minutes apart, typed or from a bookmark (no Referer at all),
+    // the pages answered by either of two sites processes.
+    for (const [n, path] of ['/', '/menu', '/contact'].entries()) {
+      clock = start + n * 4 * 60_000;
+      for (const [i, address] of people.entries()) {
+        (i % 2 === n % 2 ? first : second).recordSite(siteId, page(address, path), 'page', 100);
+      }
+      await first.flush();
+      await second.flush();
+    }
+    const day = await analytics.siteAnalytics(siteId, '7d', new Date(clock));
+    expect(day.totals).toMatchObject({ visits: 3, pageViews: 9, uniqueVisitors: 3 });
+
+    // A pause of under half an hour is the same visit; back after two hours, a new one.
+    clock = start + 30 * 60_000;
+    first.recordSite(siteId, page('198.51.100.1', '/'), 'page', 100);
+    clock = start + 2 * 3_600_000;
+    second.recordSite(siteId, page('198.51.100.1', '/menu'), 'page', 100);
+    await first.flush();
+    await second.flush();
+    const later = await analytics.siteAnalytics(siteId, '7d', new Date(clock));
+    expect(later.totals).toMatchObject({ visits: 4, pageViews: 11, uniqueVisitors: 3 });
+    expect(warnings).toEqual([]);
   });
 
   it('counts bots apart and keeps them out of visitors, pages and referrers', async () => {
@@ -161,6 +204,12 @@ describe('visit recorder', () => {
       'page',
       5,
     );
+    r.recordSite(
+      siteId,
+      page('198.51.100.1', '/old.css', { 'user-agent': CHROME, referer: `http://${HOST}/old` }),
+      'asset',
+      5,
+    );
     await r.flush();
     const db = database.db;
     const counts = async () => ({
@@ -185,9 +234,10 @@ describe('visit recorder', () => {
           .execute()
       ).length,
     });
-    expect(await counts()).toEqual({ days: 1, keys: 2, marks: 1, salts: 1 });
+    // The visitor's mark of the day, and of the half hour the visit was in.
+    expect(await counts()).toEqual({ days: 1, keys: 2, marks: 2, salts: 1 });
     await analytics.prune(new Date('2024-01-02T08:00:00Z'));
-    expect(await counts()).toEqual({ days: 1, keys: 2, marks: 1, salts: 1 });
+    expect(await counts()).toEqual({ days: 1, keys: 2, marks: 2, salts: 1 });
     await analytics.prune(new Date('2024-01-03T08:00:00Z'));
     expect(await counts()).toEqual({ days: 1, keys: 2, marks: 0, salts: 0 });
     await analytics.prune(new Date('2024-03-31T08:00:00Z'));

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { clientAddressOf } from '../../lib/client-address.js';
+import { addressGroupOf, clientAddressOf } from '../../lib/client-address.js';
 import type { Db } from '../../platform/db/database.js';
 import {
   addParkedCounts,
@@ -16,8 +16,10 @@ import {
   pagePathOf,
   refererIsSameHost,
   referrerHostOf,
+  userAgentSlotOf,
   utcDayOf,
 } from './visitor-rules.js';
+import { countStartedVisits, sessionChecksOf, visitSlotOf } from './visit-sessions.js';
 
 /** Counts are written this often (and when the process closes). */
 export const FLUSH_EVERY_MS = 5_000;
@@ -31,6 +33,16 @@ const MAX_PENDING_PEOPLE = 50_000;
 const MAX_SEEN = 200_000;
 /** User-Agent values whose bot verdict is remembered. */
 const MAX_VERDICTS = 2_048;
+/**
+ * An arrival from another site waits this long for its browser to load one of the page's files
+ * (a style sheet, script, image, font) before its referrer is dropped: whatever never loads a
+ * page's files is not a person's browser, and its Referer stays out of the top referrers.
+ */
+export const ARRIVAL_CONFIRM_MS = 60_000;
+/** Arrivals waiting for that, across sites (beyond, new ones are not listed). */
+const MAX_PENDING_ARRIVALS = 50_000;
+/** The verdict kept for a bot's User-Agent (a person's is their User-Agent slot, 0 and up). */
+const BOT = -1;
 /** Site-day-kind groups whose stored keys are remembered. */
 const MAX_KNOWN_GROUPS = 5_000;
 const DAY_MS = 86_400_000;
@@ -40,8 +52,13 @@ interface Counts {
   pageViews: number;
   botViews: number;
   bytes: number;
-  /** Address and User-Agent of the people seen since the last write: memory only, never stored. */
+  /**
+   * The people seen since the last write, as their address (IPv6: its /64) and User-Agent slot:
+   * memory only, never stored.
+   */
   people: Set<string>;
+  /** The half-hour slots each of those people viewed a page in (`visit-sessions.ts`). */
+  sessions: Map<string, Set<number>>;
   pages: Map<string, number>;
   referrers: Map<string, number>;
 }
@@ -92,7 +109,10 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   let dayEnds = 0;
   let today: DayBatch = { sites: new Map(), parked: new Map() };
   let pendingPeople = 0;
-  const verdicts = new Map<string, boolean>();
+  /** Per User-Agent: BOT, or the visitor slot it stands for on its address. */
+  const verdicts = new Map<string, number>();
+  /** Arrivals from other sites whose browser has not loaded a file of the site yet. */
+  const arrivals = new Map<string, { from: string; at: number }>();
 
   const salts = new Map<string, string>();
   let seenDay = '';
@@ -120,6 +140,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
         botViews: 0,
         bytes: 0,
         people: new Set(),
+        sessions: new Map(),
         pages: new Map(),
         referrers: new Map(),
       };
@@ -128,11 +149,12 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     return counts;
   }
 
-  function isBot(userAgent: string | undefined): boolean {
-    if (userAgent === undefined || userAgent === '') return true;
+  /** BOT, or which of its address's visitors a person's User-Agent stands for. */
+  function verdictOf(userAgent: string | undefined): number {
+    if (userAgent === undefined || userAgent === '') return BOT;
     let verdict = verdicts.get(userAgent);
     if (verdict === undefined) {
-      verdict = isBotUserAgent(userAgent);
+      verdict = isBotUserAgent(userAgent) ? BOT : userAgentSlotOf(userAgent);
       if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
       verdicts.set(userAgent, verdict);
     }
@@ -146,29 +168,74 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     else keys.set(OTHER, (keys.get(OTHER) ?? 0) + 1);
   }
 
-  /** One page load: a bot's, or a person's (with where they came from, and who they are). */
-  function countPage(counts: Counts, req: IncomingMessage, withKeys: boolean): void {
+  /** Who loaded a page, for matching its later file loads: the exact address and browser. */
+  function browserKeyOf(siteId: string, address: string, userAgent: string | undefined): string {
+    return `${siteId}\n${address}\n${userAgent ?? ''}`;
+  }
+
+  /**
+   * One page load: a bot's, or a person's (with where they came from, and who they are). A site's
+   * arrival from another site waits for its browser to load one of the site's files before its
+   * referrer is listed (`confirmArrival`).
+   */
+  function countPage(counts: Counts, req: IncomingMessage, siteId: string | null): void {
     const headers = req.headers;
     const userAgent = headers['user-agent'];
-    if (isBot(userAgent)) {
+    const verdict = verdictOf(userAgent);
+    if (verdict === BOT) {
       counts.botViews++;
       return;
     }
     counts.pageViews++;
+    const address = clientAddressOf(req, trustProxy);
     const referer = headers.referer;
+    // A visit is a session: who viewed a page in which half hour decides it when the counts are
+    // written (`visit-sessions.ts`). Only a person past the memory bound is counted the old
+    // way, by an arrival from elsewhere.
+    const person = `${addressGroupOf(address)}\n${verdict}`;
+    const tracked = counts.people.has(person) || pendingPeople < MAX_PENDING_PEOPLE;
+    if (tracked) {
+      let slots = counts.sessions.get(person);
+      if (slots === undefined) counts.sessions.set(person, (slots = new Set()));
+      slots.add(visitSlotOf(now()));
+    }
     if (!refererIsSameHost(referer, headers.host ?? '')) {
-      counts.visits++;
-      if (withKeys && referer !== undefined) {
+      if (!tracked) counts.visits++;
+      if (siteId !== null && referer !== undefined) {
         const from = referrerHostOf(referer);
-        if (from !== null) bump(counts.referrers, from);
+        const key = browserKeyOf(siteId, address, userAgent);
+        if (from !== null && (arrivals.size < MAX_PENDING_ARRIVALS || arrivals.has(key))) {
+          arrivals.set(key, { from, at: now() });
+        }
       }
     }
-    if (withKeys) bump(counts.pages, pagePathOf(req.url ?? '/'));
-    if (pendingPeople < MAX_PENDING_PEOPLE) {
+    if (siteId !== null) bump(counts.pages, pagePathOf(req.url ?? '/'));
+    if (tracked) {
       const size = counts.people.size;
-      counts.people.add(`${clientAddressOf(req, trustProxy)}\n${userAgent}`);
+      counts.people.add(person);
       pendingPeople += counts.people.size - size;
     }
+  }
+
+  /**
+   * A file of a site was loaded: when the same browser arrived on one of its pages from another
+   * site within ARRIVAL_CONFIRM_MS and this load names a page of the site as its Referer, that
+   * arrival's referrer is listed now.
+   */
+  function confirmArrival(siteId: string, req: IncomingMessage): void {
+    const headers = req.headers;
+    if (!refererIsSameHost(headers.referer, headers.host ?? '')) return;
+    const key = browserKeyOf(siteId, clientAddressOf(req, trustProxy), headers['user-agent']);
+    const arrival = arrivals.get(key);
+    if (arrival === undefined) return;
+    arrivals.delete(key);
+    if (now() - arrival.at > ARRIVAL_CONFIRM_MS) return;
+    bump(countsIn(batchOfToday().sites, siteId).referrers, arrival.from);
+  }
+
+  function forgetStaleArrivals(): void {
+    const before = now() - ARRIVAL_CONFIRM_MS;
+    for (const [key, arrival] of arrivals) if (arrival.at < before) arrivals.delete(key);
   }
 
   // ---- writing ------------------------------------------------------------------------------
@@ -242,12 +309,14 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   async function writeSite(forDay: string, siteId: string, counts: Counts): Promise<void> {
     const salt = counts.people.size > 0 ? await saltOf(forDay) : '';
     const marks = marksOf(forDay, siteId, counts.people, salt);
+    const sessions = await sessionChecksOf(siteId, counts.sessions, saltOf);
     await db.transaction().execute(async (trx) => {
       const visitors = marks.length > 0 ? await insertVisitorHashes(trx, forDay, siteId, marks) : 0;
+      const started = sessions.length > 0 ? await countStartedVisits(trx, sessions) : 0;
       await addSiteCounts(trx, {
         siteId,
         day: forDay,
-        visits: counts.visits,
+        visits: counts.visits + started,
         pageViews: counts.pageViews,
         visitors,
         bytes: counts.bytes,
@@ -286,6 +355,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   }
 
   async function write(): Promise<void> {
+    forgetStaleArrivals();
     const batch = pending;
     pending = new Map();
     pendingPeople = 0;
@@ -324,10 +394,11 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     recordSite(siteId, req, kind, bytes) {
       const counts = countsIn(batchOfToday().sites, siteId);
       counts.bytes += bytes;
-      if (kind === 'page') countPage(counts, req, true);
+      if (kind === 'page') countPage(counts, req, siteId);
+      else if (arrivals.size > 0) confirmArrival(siteId, req);
     },
     recordParked(domainId, req) {
-      countPage(countsIn(batchOfToday().parked, domainId), req, false);
+      countPage(countsIn(batchOfToday().parked, domainId), req, null);
     },
     flush,
     async close() {

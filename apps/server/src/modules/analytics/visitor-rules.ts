@@ -67,18 +67,34 @@ export function isBotUserAgent(userAgent: string | undefined): boolean {
 }
 
 /**
- * A visitor's mark for one day and one site (or parked domain): SHA-256 of the day's secret salt,
- * the scope, the address and the User-Agent, 128 bits in hex. The salt changes every day and is
- * deleted after two, so marks cannot be linked across days or traced back to an address.
+ * How many visitors one address (an IPv6 /64) can count as in a day. Any client sets its
+ * User-Agent, so it is a weak signal: it tells apart a few people behind one router, never more.
  */
-export function hashVisitor(
-  salt: string,
-  scope: string,
-  address: string,
-  userAgent: string,
-): string {
+export const VISITORS_PER_ADDRESS = 4;
+
+/**
+ * Which of an address's VISITORS_PER_ADDRESS visitors a User-Agent stands for (FNV-1a of the
+ * value): the same browser always lands on the same one, in every process; fifty made-up
+ * User-Agents land on at most four.
+ */
+export function userAgentSlotOf(userAgent: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < userAgent.length; i++) {
+    hash ^= userAgent.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % VISITORS_PER_ADDRESS;
+}
+
+/**
+ * A visitor's mark for one day and one site (or parked domain): SHA-256 of the day's secret salt,
+ * the scope, the address (its /64 for IPv6, `addressGroupOf`) and the visitor's User-Agent slot
+ * (`userAgentSlotOf`), 128 bits in hex. The salt changes every day and is deleted after two, so
+ * marks cannot be linked across days or traced back to an address.
+ */
+export function hashVisitor(salt: string, scope: string, address: string, signal: string): string {
   return createHash('sha256')
-    .update(`${salt}\n${scope}\n${address}\n${userAgent}`)
+    .update(`${salt}\n${scope}\n${address}\n${signal}`)
     .digest('hex')
     .slice(0, 32);
 }

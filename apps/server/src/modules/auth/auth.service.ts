@@ -11,10 +11,15 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.js';
 import { badRequest, conflict, tooManyRequests, unauthorized } from '../../errors.js';
+import { addressGroupOf } from '../../lib/client-address.js';
 import type { Db } from '../../platform/db/database.js';
 import type { SessionRow, UserRow } from '../../platform/db/schema.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import type { RateLimiter, RateLimitRule } from '../../platform/rate-limit/rate-limiter.js';
+import {
+  addressKey,
+  type RateLimiter,
+  type RateLimitRule,
+} from '../../platform/rate-limit/rate-limiter.js';
 import { claimDemos } from '../sites/sites.service.js';
 import { hashPassword, hashToken, newSecretToken, verifyPassword } from './credentials.js';
 import {
@@ -192,7 +197,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       },
       client: ClientInfo,
     ): Promise<AuthResponse> {
-      await enforce(`register:ip:${client.ip}`, AUTH_RATE_LIMITS.registerPerIp);
+      await enforce(addressKey('register', client.ip), AUTH_RATE_LIMITS.registerPerIp);
       if (await findUserByEmail(db, input.email)) throw conflict(AUTH_MESSAGES.emailTaken);
       const now = new Date().toISOString();
       const user: UserRow = {
@@ -221,8 +226,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       input: { email: string; password: string; locale?: LocaleCode; demoSiteIds?: string[] },
       client: ClientInfo,
     ): Promise<AuthResponse> {
-      await enforce(`login:ip:${client.ip}`, AUTH_RATE_LIMITS.loginPerIp);
-      const throttle = await findLoginThrottle(db, input.email, client.ip);
+      await enforce(addressKey('login', client.ip), AUTH_RATE_LIMITS.loginPerIp);
+      // Failures are counted per address too, an IPv6 address by its /64 like the limits.
+      const address = addressGroupOf(client.ip);
+      const throttle = await findLoginThrottle(db, input.email, address);
       const blockedMs = throttle?.blocked_until
         ? Date.parse(throttle.blocked_until) - Date.now()
         : 0;
@@ -237,10 +244,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       // Verify even without an account, against a dummy hash: the answer and its timing are the same.
       const ok = await verifyPassword(user?.password_hash ?? null, input.password);
       if (!user || !ok) {
-        await recordLoginFailure(input.email, client.ip);
+        await recordLoginFailure(input.email, address);
         throw unauthorized(AUTH_MESSAGES.invalidCredentials);
       }
-      if (throttle) await clearLoginThrottle(db, input.email, client.ip);
+      if (throttle) await clearLoginThrottle(db, input.email, address);
       const current =
         input.locale && input.locale !== user.locale
           ? await updateUser(db, user.id, {
@@ -271,7 +278,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       input: { email: string; locale?: LocaleCode },
       client: ClientInfo,
     ): Promise<void> {
-      await enforce(`reset:ip:${client.ip}`, AUTH_RATE_LIMITS.resetPerIp);
+      await enforce(addressKey('reset', client.ip), AUTH_RATE_LIMITS.resetPerIp);
       await enforce(`reset:email:${input.email}`, AUTH_RATE_LIMITS.resetPerEmail);
       const user = await findUserByEmail(db, input.email);
       if (!user) return;
@@ -303,7 +310,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       input: { token: string; password: string },
       client: ClientInfo,
     ): Promise<void> {
-      await enforce(`reset-confirm:ip:${client.ip}`, AUTH_RATE_LIMITS.resetConfirmPerIp);
+      await enforce(addressKey('reset-confirm', client.ip), AUTH_RATE_LIMITS.resetConfirmPerIp);
       const now = new Date().toISOString();
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
@@ -383,7 +390,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       deps.afterDeletion();
     },
 
-    claimDemos: (auth: AuthContext, ids: readonly string[]) => claimDemos(db, auth.user, ids),
+    claimDemos: (auth: AuthContext, ids: readonly string[], firstId?: string) =>
+      claimDemos(db, auth.user, ids, firstId),
   };
 }
 

@@ -114,4 +114,63 @@ export async function deleteDraft(db: Db, siteId: string, versionId: string): Pr
     .where('id', '=', versionId)
     .where('draft', '=', 1)
     .execute();
+  await settleDraftStatus(db, siteId, CUSTOMIZE_STATUS_TEXTS.discarded);
+}
+
+/**
+ * The site's status stops saying a draft waits for review once none does (issue 31): `text` says
+ * what became of it. A run that started since has its own status, which stays.
+ */
+export async function settleDraftStatus(db: Db, siteId: string, text: string): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set({ current_status: text })
+    .where('id', '=', siteId)
+    .where('current_status', 'in', [
+      CUSTOMIZE_STATUS_TEXTS.draftReady,
+      CUSTOMIZE_STATUS_TEXTS.editsReady,
+    ])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('site_versions')
+            .select('id')
+            .where('site_id', '=', siteId)
+            .where('draft', '=', 1),
+        ),
+      ),
+    )
+    .execute();
+}
+
+/**
+ * Which of `hashes` the account holds: blobs of completed versions of its own sites (what it
+ * mirrored, and images it placed in its edits). There is no other record of who stored a blob, so
+ * this is what an upload reference may name (issue 30, item 4): another account's files and
+ * made-up hashes are alike absent, and an account's files go with its sites when it is deleted.
+ * One query, never the blob store, so the answer takes the same time whether a blob exists or not.
+ */
+export async function blobsHeldBy(
+  db: Db,
+  ownerId: string | null,
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  const wanted = [...new Set(hashes)];
+  if (!ownerId || wanted.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('version_blobs as b')
+    .innerJoin('site_versions as v', 'v.id', 'b.version_id')
+    .innerJoin('sites as s', 's.id', 'v.site_id')
+    .select('b.hash')
+    .distinct()
+    .where('s.owner_id', '=', ownerId)
+    .where('v.status', '=', 'completed')
+    .where('b.hash', 'in', wanted)
+    .execute();
+  return new Set(rows.map((r) => r.hash));
+}
+
+/** The upload references of structured edits (`replaceImage` with `upload`). */
+export function uploadHashesOf(ops: readonly EditOp[]): string[] {
+  return ops.flatMap((op) => (op.op === 'replaceImage' && op.upload ? [op.upload.hash] : []));
 }

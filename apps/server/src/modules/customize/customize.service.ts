@@ -30,13 +30,15 @@ import type { CustomizeSitePayload } from './customize-site.job.js';
 import { rewritesAvailable, type AiProviders } from './ai-provider.js';
 import { understandInstructions } from './understand.js';
 import {
+  blobsHeldBy,
   deleteDraft,
   findVersionRow,
   insertStep,
   RewriteNotPaidError,
+  uploadHashesOf,
   type NewStep,
 } from './customize.repository.js';
-import { assertSiteEditable } from '../sites/plan-limits.js';
+import { assertMayPublish } from '../sites/plan-limits.js';
 import type { StorageService } from '../storage/storage.service.js';
 
 const HOUR = 3_600_000;
@@ -60,7 +62,7 @@ export interface CustomizeServiceDeps {
   blobs: BlobStore;
   versions: Pick<SiteVersions, 'loadManifest'>;
   providers: AiProviders;
-  storage: Pick<StorageService, 'assertRoom'>;
+  storage: Pick<StorageService, 'assertRoom' | 'hold' | 'holdVersion'>;
   /** Tells the sites host that what it serves changed (a discarded draft's preview goes away). */
   onPublished(siteId: string): void;
   /** A version was deleted: its blobs can be collected. */
@@ -91,10 +93,21 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
     const site = await sites.visibleSite(user, id);
     if (site.is_demo === 1 || !user) throw forbidden(CUSTOMIZE_MESSAGES.demoRefused);
     // Beyond the plan's number of sites (after a downgrade) a site is read-only.
-    await assertSiteEditable(db, user, site.id);
+    await assertMayPublish(db, site.id);
     if (RUNNING.includes(site.status)) throw conflict(CUSTOMIZE_MESSAGES.busy);
     if (!site.live_version_id) throw conflict(CUSTOMIZE_MESSAGES.noLiveVersion);
     return site;
+  }
+
+  /**
+   * Every upload reference names an image the caller's own account holds: otherwise 400, nothing
+   * written. Another account's file and a made-up hash get the same answer (issue 30, item 4).
+   */
+  async function assertOwnUploads(user: UserRow, ops: readonly EditOp[]): Promise<void> {
+    const hashes = uploadHashesOf(ops);
+    if (hashes.length === 0) return;
+    const held = await blobsHeldBy(db, user.id, hashes);
+    if (hashes.some((hash) => !held.has(hash))) throw badRequest(CUSTOMIZE_MESSAGES.uploadNotFound);
   }
 
   /** What instructions will do to a version (the built-in engine), or that a model decides. */
@@ -122,7 +135,19 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       throw err;
     }
     if (!versionId) throw conflict(CUSTOMIZE_MESSAGES.busy);
-    await deps.jobs.enqueue(deps.customizeJob, { siteId: step.siteId, versionId });
+    // The step reuses blobs by hash: the uploads it names and, for an undo, the files the draft it
+    // replaces added. They are held from now on, whatever becomes of that draft or those uploads
+    // before the step runs (issue 30, item 8); the step holds them again and checks they are there.
+    const replaced = step.replacesVersionId
+      ? await findVersionRow(db, step.replacesVersionId)
+      : undefined;
+    if (replaced) await deps.storage.holdVersion(versionId, replaced.id);
+    await deps.storage.hold(versionId, uploadHashesOf(step.ops));
+    await deps.jobs.enqueue(deps.customizeJob, {
+      siteId: step.siteId,
+      versionId,
+      ...(replaced?.manifest_hash ? { replacedManifestHash: replaced.manifest_hash } : {}),
+    });
   }
 
   return {
@@ -151,14 +176,17 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       const ops = customizations.ops ?? [];
       if (!instructions && ops.length === 0) throw badRequest(CUSTOMIZE_MESSAGES.nothingToApply);
       // The built-in engine reads instructions the same way now as when the step runs: a part it
-      // cannot read refuses the whole request, so a misread instruction never makes a version.
+      // cannot read refuses the whole request, so a misread instruction never makes a version,
+      // unless the owner chose to make the draft from the parts understood (`partial`): the step
+      // then keeps the others on the draft as not understood.
       if (instructions) {
         const understood = await understand(user!, site.live_version_id!, instructions);
-        if (understood.notUnderstood.length > 0)
+        if (understood.notUnderstood.length > 0 && customizations.partial !== true)
           throw badRequest(CUSTOMIZE_MESSAGES.notUnderstood(understood.notUnderstood));
         if (understood.willDo.length === 0 && ops.length === 0 && !understood.byModel)
           throw badRequest(CUSTOMIZE_MESSAGES.nothingToApply);
       }
+      await assertOwnUploads(user!, ops);
       await limit(user!, 'customize');
       await start({
         siteId: site.id,
@@ -197,6 +225,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       const paid = isPaidPlan(user.plan);
       if (body.cloneId) {
         const site = await customizableSite(user, body.cloneId);
+        await assertOwnUploads(user, ops);
         if (!rewritesAvailable(config)) throw unavailable();
         if (!paid && !site.ai_rewrite_paid_at) throw paymentRequired();
         await limit(user, 'rewrite');
@@ -212,6 +241,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
         });
         return { id: site.id, previewUrl: sites.previewUrlOf(site.subdomain) };
       }
+      await assertOwnUploads(user, ops);
       if (!rewritesAvailable(config)) throw unavailable();
       // A clone made here has no payment yet: only paid plans can rewrite in one go.
       if (!paid) throw paymentRequired();

@@ -1,6 +1,6 @@
 import { applyPlan, type EditPlan } from '@mirror/customize';
 import { describe, expect, it } from 'vitest';
-import { hasSelectorSyntax, plainChanges } from './plain-changes.js';
+import { hasSelectorSyntax, inAppEnglish, plainChanges } from './plain-changes.js';
 
 const PAGE =
   '<!doctype html><html><head><title>Acme</title></head><body><ul><li class="active"><h1>Acme</h1></li></ul>' +
@@ -44,5 +44,28 @@ describe('report lines in plain words', () => {
     expect(plain[0]).toMatch(/^Change .*"Fresh bread" \(1 element on 1 page\)$/);
     expect(plain[3]).toMatch(/^Nothing matched: remove /);
     expect(plain[4]).toBe(summary[4]);
+  });
+});
+
+describe('lines in the app’s English (issue 31, item 5)', () => {
+  it('spells colour as the app does, and writes CSS colour names in words', () => {
+    expect(inAppEnglish('Set the main colour to darkgreen (#006400)', 'make it dark green')).toBe(
+      'Set the main color to dark green (#006400)',
+    );
+    expect(inAppEnglish('Colours changed to lightgoldenrodyellow')).toBe(
+      'Colors changed to light goldenrod yellow',
+    );
+  });
+
+  it('keeps a colour name the owner typed, and quoted words as they are', () => {
+    expect(inAppEnglish('Set the main colour to darkgreen (#006400)', 'use darkgreen')).toBe(
+      'Set the main color to darkgreen (#006400)',
+    );
+    expect(inAppEnglish('Replace "Colour Lab darkgreen" with "Hue"')).toBe(
+      'Replace "Colour Lab darkgreen" with "Hue"',
+    );
+    expect(inAppEnglish("Replaced 'colour' with 'hue' (2 places on 1 page)")).toBe(
+      "Replaced 'colour' with 'hue' (2 places on 1 page)",
+    );
   });
 });

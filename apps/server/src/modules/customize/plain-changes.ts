@@ -1,4 +1,10 @@
-import { describePlan, type EditPlan } from '@mirror/customize';
+import {
+  colorNameInWords,
+  describePlan,
+  type EditPlan,
+  type OpReport,
+  type PageOutline,
+} from '@mirror/customize';
 
 /**
  * Customers never read CSS selectors (issue 19, item 6). The engine's report lines name the
@@ -38,6 +44,14 @@ function describedOps(planJson: string | null | undefined): string[] {
   }
 }
 
+/** An engine report line said again from the op's plain description, keeping its outcome. */
+function withOutcome(plain: string, line: string): string {
+  if (line.startsWith('Nothing matched: ')) return `Nothing matched: ${lowerFirst(plain)}`;
+  if (line.startsWith('Could not ')) return `Could not ${lowerFirst(plain)}.`;
+  const counts = /\s(\(\d+ [^()]*\))$/.exec(line)?.[1];
+  return counts ? `${plain} ${counts}` : plain;
+}
+
 /**
  * The report lines of a version (`changes`: one per applied op, in order, then notes) in plain
  * words. Lines without selector syntax are kept as they are.
@@ -51,9 +65,56 @@ export function plainChanges(changes: string[], planJson: string | null | undefi
     if (plain === undefined || hasSelectorSyntax(plain)) {
       return 'One change was applied to a part of the page (see the preview).';
     }
-    if (line.startsWith('Nothing matched: ')) return `Nothing matched: ${lowerFirst(plain)}`;
-    if (line.startsWith('Could not ')) return `Could not ${lowerFirst(plain)}.`;
-    const counts = /\s(\(\d+ [^()]*\))$/.exec(line)?.[1];
-    return counts ? `${plain} ${counts}` : plain;
+    return withOutcome(plain, line);
   });
+}
+
+/**
+ * What a plan did (or, run on a copy of the documents beforehand, will do), one line per op: its
+ * plain description with the outcome the engine counted ("… on the home page (1 element on 1
+ * page)", "Nothing matched: …"). The preview ("I will: …") and the version's report are both made
+ * here, from the same run on the same pages, so what the preview says is what the result says.
+ * Falls back to the engine's own lines when the plan cannot be described.
+ */
+export function describeOutcome(
+  plan: EditPlan,
+  report: readonly OpReport[],
+  outlines: readonly PageOutline[],
+): string[] {
+  let described: string[];
+  try {
+    described = describePlan(plan, outlines);
+  } catch {
+    return report.map((r) => r.summary);
+  }
+  return report.map((r, index) => {
+    const plain = described[index];
+    return plain === undefined || hasSelectorSyntax(plain)
+      ? r.summary
+      : withOutcome(plain, r.summary);
+  });
+}
+
+/** Quoted passages (the owner's own words, names on the page) that are never reworded. */
+const QUOTED = /("[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|[\s(])'[^']*'(?=$|[\s),.;:]))/;
+
+/**
+ * A line the engine wrote, in the app's English (en-US, `LOCALES`): the engine's "colour" spelled
+ * "color", and CSS colour names in words ("darkgreen" → "dark green") unless the owner wrote the
+ * name that way in `said` (their instructions). Quoted passages are left as they are.
+ */
+export function inAppEnglish(line: string, said = ''): string {
+  const typed = new Set(said.toLowerCase().match(/[a-z]+/g) ?? []);
+  return line
+    .split(QUOTED)
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part
+            .replace(/\b([Cc])olour(s?)\b/g, '$1olor$2')
+            .replace(/\b[a-z]{6,}\b/gi, (word) =>
+              typed.has(word.toLowerCase()) ? word : colorNameInWords(word),
+            ),
+    )
+    .join('');
 }

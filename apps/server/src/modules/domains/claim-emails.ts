@@ -3,8 +3,9 @@ import { escapeUTF8 } from 'entities';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 
 /**
- * The mails about a domain claim that ended without verification (issue 18): another account
- * proved ownership first, or it was not verified in time. English only for now.
+ * The mails about a domain claim that ended (issue 18): another account proved ownership first, it
+ * was not verified in time, or its verification no longer held when another account proved
+ * ownership (issue 30). English only for now.
  */
 
 interface Recipient {
@@ -40,6 +41,25 @@ export function buildClaimTakenEmail(
     [
       `You added ${input.domain} to your Mirror account, but it was never verified. Another Mirror account has now proved that it controls the domain: the TXT record we asked it to create was found in the domain's DNS. So ${input.domain} now belongs to that account and was removed from yours. ${whatGoes(input.kind)}`,
       `If ${input.domain} is yours, someone else can change its DNS records: check who has access at your DNS provider.`,
+    ],
+    input.appUrl,
+  );
+}
+
+/**
+ * To the account whose verified domain moved to another account: its verification no longer held
+ * (its TXT record gone, nothing pointing at Mirror) and the other account proved control of DNS.
+ */
+export function buildVerifiedClaimTakenEmail(
+  recipient: Recipient,
+  input: { domain: string; kind: DomainKind; appUrl: string },
+): MailMessage {
+  return message(
+    recipient,
+    `${input.domain} was moved to another Mirror account`,
+    [
+      `You verified ${input.domain} on Mirror, but its DNS no longer points to Mirror and no longer has your verification TXT record. Another Mirror account has now proved that it controls the domain: the TXT record we asked it to create was found in the domain's DNS. So ${input.domain} now belongs to that account and was removed from yours. ${whatGoes(input.kind)}`,
+      `If ${input.domain} is still yours, someone else can change its DNS records: check who has access at your DNS provider, then add the domain again with its TXT record.`,
     ],
     input.appUrl,
   );

@@ -80,6 +80,24 @@ export async function deleteUnverifiedDomain(db: Executor, id: string): Promise<
   return Number(result.numDeletedRows) === 1;
 }
 
+/**
+ * Removes a verified domain that another account takes over, only while it is still the holder's
+ * row as it was looked at: true when this call removed it.
+ */
+export async function deleteVerifiedDomain(
+  db: Executor,
+  row: Pick<DomainRow, 'id' | 'owner_id' | 'verified_at'>,
+): Promise<boolean> {
+  if (row.verified_at === null) return false;
+  const result = await db
+    .deleteFrom('domains')
+    .where('id', '=', row.id)
+    .where('owner_id', '=', row.owner_id)
+    .where('verified_at', '=', row.verified_at)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
 /** Domains of an account that were never verified, all kinds. */
 export async function countPendingClaims(db: Executor, ownerId: string): Promise<number> {
   const row = await db

@@ -24,7 +24,11 @@ import type { Database, UserRow } from '../../platform/db/schema.js';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { SitesService } from '../sites/sites.service.js';
-import { buildClaimExpiredEmail, buildClaimTakenEmail } from './claim-emails.js';
+import {
+  buildClaimExpiredEmail,
+  buildClaimTakenEmail,
+  buildVerifiedClaimTakenEmail,
+} from './claim-emails.js';
 import {
   checkDomainDns,
   DnsUnreachableError,
@@ -41,6 +45,7 @@ import {
   countPendingClaims,
   deleteDomain,
   deleteUnverifiedDomain,
+  deleteVerifiedDomain,
   findDomainById,
   findDomainByName,
   findOwnerContact,
@@ -155,45 +160,68 @@ export function createDomainsService(deps: DomainsServiceDeps) {
     }
   }
 
-  /** The 409 for a domain another account holds: with the way to prove it when unverified there. */
+  /**
+   * Whether an account that verified a domain once still passes verification: its TXT record is
+   * in DNS, or the domain (or its www) still reaches Mirror. DNS that cannot be asked counts as
+   * passing: nothing moves on silence.
+   */
+  async function holderStillVerified(holder: DomainRow): Promise<boolean> {
+    try {
+      const { records } = await checkDomainDns(newLookup(), dnsOf(holder), target, {
+        verified: false,
+      });
+      return records.some((record) => record.status === 'ok');
+    } catch (err) {
+      if (err instanceof DnsUnreachableError) return true;
+      throw err;
+    }
+  }
+
+  /** The 409 for a domain another account holds, with the way to prove it is the caller's. */
   async function takenError(user: UserRow, domain: string, holder: DomainRow) {
     if (holder.owner_id === user.id) return conflict(DOMAIN_MESSAGES.alreadyYours);
-    if (holder.verified_at !== null) return conflict(DOMAIN_MESSAGES.takenByOther);
+    const host = challengeHostOf(domain);
+    const value = `${DNS_CHALLENGE_PREFIX}${await tokenFor(user.id, domain)}`;
     return conflict(
-      DOMAIN_MESSAGES.takenProveOwnership(
-        challengeHostOf(domain),
-        `${DNS_CHALLENGE_PREFIX}${await tokenFor(user.id, domain)}`,
-      ),
+      holder.verified_at !== null
+        ? DOMAIN_MESSAGES.takenVerifiedProveOwnership(host, value)
+        : DOMAIN_MESSAGES.takenProveOwnership(host, value),
     );
   }
 
   /**
-   * Refuses a domain that is ours, already the caller's, verified by another account, or (for a
-   * companion www) under another account's verified apex. A claim another account never verified
-   * gives way to the caller's proof of ownership (their TXT record in DNS): the claim it displaces
-   * is returned, to be removed with the caller's insert. Without proof: 409 with the record to make.
-   * Each pending claim counts against the plan (checked before DNS is asked).
+   * Refuses a domain that is ours, already the caller's, or held by another account (for a
+   * companion www: under another account's apex), unless the caller proves ownership (their TXT
+   * record in DNS). A claim never verified gives way to that proof; a verified one only once its
+   * holder no longer passes verification (issue 30: its TXT record gone and nothing pointing at
+   * Mirror). The row it displaces is returned, to be removed with the caller's insert. Without
+   * proof: 409 with the record to make. Each pending claim counts against the plan (checked before
+   * DNS is asked).
    */
   async function assertClaimable(user: UserRow, domain: string): Promise<DomainRow | null> {
     if (isReserved(domain)) throw badRequest(DOMAIN_MESSAGES.reserved);
     const existing = await findDomainByName(db, domain);
-    if (existing && (existing.owner_id === user.id || existing.verified_at !== null)) {
-      throw await takenError(user, domain, existing);
-    }
+    if (existing?.owner_id === user.id) throw await takenError(user, domain, existing);
     // `www.example.com` is the companion of another account's `example.com`.
     let apex: DomainRow | undefined;
     if (domain.startsWith('www.')) {
       const found = await findDomainByName(db, domain.slice(4));
       if (found && found.owner_id !== user.id && found.zone === found.domain) apex = found;
-      if (apex?.verified_at) throw conflict(DOMAIN_MESSAGES.takenByOther);
     }
     const limit = PENDING_DOMAIN_CLAIM_LIMITS[user.plan];
     if ((await countPendingClaims(db, user.id)) >= limit) {
       throw forbidden(DOMAIN_MESSAGES.pendingClaimLimit(limit));
     }
-    const holder = existing ?? apex;
-    if (holder && !(await provesOwnership(user.id, domain))) {
-      throw await takenError(user, domain, holder);
+    const holders = [existing, apex].filter((row): row is DomainRow => row !== undefined);
+    if (holders.length === 0) return null;
+    if (!(await provesOwnership(user.id, domain))) {
+      const verified = holders.find((row) => row.verified_at !== null);
+      throw await takenError(user, domain, verified ?? holders[0]!);
+    }
+    for (const holder of holders) {
+      if (holder.verified_at !== null && (await holderStillVerified(holder))) {
+        throw conflict(DOMAIN_MESSAGES.takenStillVerified(challengeHostOf(holder.domain)));
+      }
     }
     return existing ?? null;
   }
@@ -205,23 +233,22 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       .catch((err: unknown) => deps.log.error({ err, domain }, `sending the ${what} mail failed`));
   }
 
-  /** Tells the owner of a removed unverified claim why it went. */
+  /** Tells the owner of a removed claim why it went. */
   async function mailClaimEnded(
     row: DomainRow,
-    why: 'taken' | 'expired',
+    why: 'taken' | 'taken-verified' | 'expired',
     owner?: { email: string; name: string },
   ): Promise<void> {
     const contact = owner ?? (await findOwnerContact(db, row.owner_id));
     if (!contact) return;
     const input = { domain: row.domain, kind: row.kind, appUrl: config.appUrl };
     const recipient = { to: contact.email, name: contact.name };
-    sendMail(
-      why === 'taken'
-        ? buildClaimTakenEmail(recipient, input)
-        : buildClaimExpiredEmail(recipient, input),
-      why === 'taken' ? 'claim taken' : 'claim expired',
-      row.domain,
-    );
+    const build = {
+      taken: buildClaimTakenEmail,
+      'taken-verified': buildVerifiedClaimTakenEmail,
+      expired: buildClaimExpiredEmail,
+    }[why];
+    sendMail(build(recipient, input), `claim ${why}`, row.domain);
   }
 
   /**
@@ -252,8 +279,13 @@ export function createDomainsService(deps: DomainsServiceDeps) {
     let removed = false;
     try {
       await db.transaction().execute(async (trx) => {
-        // Only while still unverified; if it was verified meanwhile the insert below fails.
-        if (displaced) removed = await deleteUnverifiedDomain(trx, displaced.id);
+        // Only while still as it was looked at; if it changed meanwhile the insert below fails.
+        if (displaced) {
+          removed =
+            displaced.verified_at === null
+              ? await deleteUnverifiedDomain(trx, displaced.id)
+              : await deleteVerifiedDomain(trx, displaced);
+        }
         await insertDomain(trx, {
           id,
           owner_id: user.id,
@@ -275,11 +307,15 @@ export function createDomainsService(deps: DomainsServiceDeps) {
       throw err;
     }
     if (displaced && removed) {
+      const wasVerified = displaced.verified_at !== null;
       deps.log.info(
         { domain, from: displaced.owner_id, to: user.id },
-        'unverified domain claim taken over by proof of ownership',
+        wasVerified
+          ? 'verified domain whose verification lapsed taken over by proof of ownership'
+          : 'unverified domain claim taken over by proof of ownership',
       );
-      await mailClaimEnded(displaced, 'taken');
+      if (displaced.status === 'active') await registry.refresh();
+      await mailClaimEnded(displaced, wasVerified ? 'taken-verified' : 'taken');
     }
     return (await findDomainById(db, id))!;
   }

@@ -14,10 +14,22 @@ import {
   type StoredFidelityReport,
 } from './fidelity-check.task.js';
 import { mergeReports, withoutRepairs } from './fidelity-report.js';
-import { findReport, saveReport, setState } from './fidelity.repository.js';
+import { findReport, saveReport, setProgress, setState } from './fidelity.repository.js';
 
 const FidelityCheckPayload = z.object({ versionId: z.string() });
 export type FidelityCheckPayload = z.infer<typeof FidelityCheckPayload>;
+
+/** Who holds a checked version's blobs while its check runs. */
+const holderOf = (versionId: string) => `fidelity:${versionId}`;
+
+/** The task's progress event (`{ done, total, path }` from the engine), or null. */
+function readProgress(event: unknown): { done: number; total: number } | null {
+  if (typeof event !== 'object' || event === null) return null;
+  const { done, total } = event as { done?: unknown; total?: unknown };
+  return Number.isInteger(done) && Number.isInteger(total)
+    ? { done: done as number, total: total as number }
+    : null;
+}
 
 /** Time a check gets: the renders of its pages at two widths, a second render where they differ. */
 export function checkTimeoutMs(pages: number): number {
@@ -33,7 +45,7 @@ export interface FidelityCheckDeps {
   plans: UserPlans;
   /** TEST-ONLY: the address policy's exempt addresses and names (default: the configuration's). */
   net?: Omit<NetSettings, 'allowPrivateNetworks'>;
-  storage: Pick<StorageService, 'admitVersion'>;
+  storage: Pick<StorageService, 'admitVersion' | 'holdVersion' | 'release'>;
   /** Tells the sites host that a site's live version changed (a repair was published). */
   onPublished(siteId: string): void;
   /** A repaired version is live (its thumbnail is made from here; it is not checked again). */
@@ -62,6 +74,7 @@ export function createFidelityCheckJob(
     backoffMs: 30_000,
     async onAbandoned({ versionId }) {
       await setState(db, versionId, 'failed', 'The check stopped unexpectedly.');
+      await deps.storage.release(holderOf(versionId));
     },
     async handle({ versionId }, context) {
       const row = await findReport(db, versionId);
@@ -78,6 +91,23 @@ export function createFidelityCheckJob(
         config.mirror.fidelityMaxPages ?? Infinity,
       );
       await setState(db, versionId, 'running');
+      // A repair reuses the checked version's files: they are held (and the version kept) until
+      // the check's result is stored, whatever happens to the version meanwhile.
+      const holder = holderOf(versionId);
+      if (!(await deps.storage.holdVersion(holder, versionId))) {
+        await deps.storage.release(holder);
+        return setState(db, versionId, 'failed', 'The version is not available any more.');
+      }
+
+      // Renders compared so far, said on the site page and the demo's panel (issue 31, item 10).
+      let progressWrites = Promise.resolve();
+      const reportProgress = (event: unknown) => {
+        const progress = readProgress(event);
+        if (!progress) return;
+        progressWrites = progressWrites
+          .then(() => setProgress(db, versionId, progress))
+          .catch((err: unknown) => context.log.warn({ err, versionId }, 'fidelity progress lost'));
+      };
 
       let output: FidelityCheckOutput;
       try {
@@ -95,6 +125,7 @@ export function createFidelityCheckJob(
             timeoutMs: checkTimeoutMs(paths?.length ?? maxPages),
             signal: context.signal,
             log: context.log,
+            onProgress: (event) => reportProgress(event),
           },
         );
         output = result.output;
@@ -112,6 +143,7 @@ export function createFidelityCheckJob(
           err instanceof SandboxError && err.reason === 'timeout'
             ? 'The check took too long.'
             : 'The check could not be completed.';
+        await deps.storage.release(holder);
         return setState(db, versionId, 'failed', reason);
       }
 
@@ -137,6 +169,7 @@ export function createFidelityCheckJob(
         siteId: version.site_id,
         report: merge(withoutRepairs(output.report)),
         repairedVersionId: repairedId,
+        shotSizes: output.shotSizes,
       });
       if (repairedId) {
         await saveReport(db, {
@@ -144,9 +177,12 @@ export function createFidelityCheckJob(
           siteId: version.site_id,
           report: merge(output.report),
           repairedVersionId: null,
+          shotSizes: output.shotSizes,
         });
-        await deps.onRepaired?.(version.site_id, repairedId);
       }
+      // The repair (if published) lists its blobs, the reports their screenshots.
+      await deps.storage.release(holder);
+      if (repairedId) await deps.onRepaired?.(version.site_id, repairedId);
     },
   });
 }

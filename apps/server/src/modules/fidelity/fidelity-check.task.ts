@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import {
   checkFidelity,
   createHttpClient,
+  fitShotsToBudget,
   readBlob,
   recapturePages,
   sampleManifest,
@@ -25,6 +26,12 @@ import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-
 import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
 import { copySummary, type MirrorRunCopy } from '../sites/mirror-run.task.js';
 import { saveManifest } from '../sites/manifests.js';
+
+/**
+ * Screenshot bytes one page may keep, its three pictures at both widths together (issue 30, item
+ * 1): a page of noise makes PNGs that hardly compress; beyond this they are scaled down.
+ */
+export const FIDELITY_SHOT_BYTES_PER_PAGE = 1024 * 1024;
 
 export interface FidelityCheckInput {
   manifestHash: string;
@@ -47,15 +54,23 @@ export type StoredFidelityReport = Omit<FidelityReport, 'pages'> & { pages: Stor
 
 export interface FidelityCheckOutput {
   report: StoredFidelityReport;
+  /** Bytes of each screenshot the report lists, by hash (they count against the owner's storage). */
+  shotSizes: Record<string, number>;
   /** The copy with the repaired pages in, stored: the job publishes it as a new version. */
   repaired?: MirrorRunCopy;
 }
 
-async function pngBlob(context: SandboxContext, png: Buffer): Promise<string> {
+async function pngBlob(
+  context: SandboxContext,
+  png: Buffer,
+  sizes: Record<string, number>,
+): Promise<string> {
   async function* once() {
     yield png;
   }
-  return (await context.blobs.put(once())).hash;
+  const { hash, size } = await context.blobs.put(once());
+  sizes[hash] = size;
+  return hash;
 }
 
 /** Serves `current()`'s manifest on 127.0.0.1 with the sites host's code, until closed. */
@@ -153,14 +168,15 @@ export async function run(
   }
 
   const stored: StoredFidelityPage[] = [];
-  for (const page of report.pages) {
+  const shotSizes: Record<string, number> = {};
+  for (const page of fitShotsToBudget(report.pages, FIDELITY_SHOT_BYTES_PER_PAGE)) {
     const { shots, ...rest } = page;
     stored.push({
       ...rest,
       shots: {
-        original: await pngBlob(context, shots.original),
-        copy: await pngBlob(context, shots.copy),
-        diff: await pngBlob(context, shots.diff),
+        original: await pngBlob(context, shots.original, shotSizes),
+        copy: await pngBlob(context, shots.copy, shotSizes),
+        diff: await pngBlob(context, shots.diff, shotSizes),
       },
     });
   }
@@ -175,6 +191,7 @@ export async function run(
     );
   return {
     report: { ...report, pages: stored },
+    shotSizes,
     ...(repairedHash && helped
       ? { repaired: { manifestHash: repairedHash, ...copySummary(manifest) } }
       : {}),

@@ -5,7 +5,7 @@
 import type { FidelityPage, FidelityReportResponse } from '@mirror/contract';
 import { summarizeFidelity } from '@mirror/engine';
 import type { StoredFidelityPage, StoredFidelityReport } from './fidelity-check.task.js';
-import { pagesChecked, type FidelityRow } from './fidelity.repository.js';
+import { pagesChecked, withProgress, type FidelityRow } from './fidelity.repository.js';
 
 /** The report with its score and counts derived again from its pages. */
 function recount(report: StoredFidelityReport): StoredFidelityReport {
@@ -87,6 +87,7 @@ export function reportResponse(row: FidelityRow): FidelityReportResponse {
     state: row.state,
     score: row.score === null ? null : Number(row.score),
     pagesChecked: report ? pagesChecked(report) : 0,
+    ...withProgress(row),
     checkedAt: row.checked_at === null ? null : new Date(row.checked_at).toISOString(),
     belowThreshold: report?.summary.belowThreshold ?? 0,
     repairedCount: report?.summary.repaired ?? 0,

@@ -35,9 +35,14 @@ export async function queueCheck(
       checked_at: null,
     })
     .onConflict((oc) =>
-      oc
-        .column('version_id')
-        .doUpdateSet({ state: 'queued', paths, error: null, requested_at: now }),
+      oc.column('version_id').doUpdateSet({
+        state: 'queued',
+        paths,
+        error: null,
+        requested_at: now,
+        progress_done: null,
+        progress_total: null,
+      }),
     )
     .execute();
 }
@@ -55,6 +60,37 @@ export async function setState(
     .execute();
 }
 
+/** How far a running check got: page renders compared, of those planned. */
+export async function setProgress(
+  db: Db,
+  versionId: string,
+  progress: { done: number; total: number },
+): Promise<void> {
+  await db
+    .updateTable('fidelity_reports')
+    .set({ progress_done: progress.done, progress_total: progress.total })
+    .where('version_id', '=', versionId)
+    .where('state', '=', 'running')
+    .execute();
+}
+
+/** A running check's progress as the API says it; null before it reports or once it ended. */
+export function progressOf(row: {
+  state: FidelityState;
+  progress_done: number | null;
+  progress_total: number | null;
+}): { done: number; total: number } | null {
+  if (row.state !== 'running' || row.progress_done === null || row.progress_total === null)
+    return null;
+  return { done: Number(row.progress_done), total: Number(row.progress_total) };
+}
+
+/** `{ progress }` while a check runs and has reported, else nothing (older answers' shape). */
+export function withProgress(row: Parameters<typeof progressOf>[0]) {
+  const progress = progressOf(row);
+  return progress ? { progress } : {};
+}
+
 /** Distinct pages of a report (each is checked at every width). */
 export function pagesChecked(report: StoredFidelityReport): number {
   return new Set(report.pages.map((p) => p.path)).size;
@@ -65,7 +101,11 @@ function shotHashes(report: StoredFidelityReport): string[] {
   return [...new Set(report.pages.flatMap((p) => Object.values(p.shots)))];
 }
 
-/** Stores a finished check of a version (a row is created for a repaired version). */
+/**
+ * Stores a finished check of a version (a row is created for a repaired version), with the bytes
+ * of its screenshots: `shotSizes` for those this check took, the sizes already listed for those a
+ * partial check kept from the last report.
+ */
 export async function saveReport(
   db: Db,
   saved: {
@@ -73,6 +113,7 @@ export async function saveReport(
     siteId: string;
     report: StoredFidelityReport;
     repairedVersionId: string | null;
+    shotSizes?: Readonly<Record<string, number>>;
   },
 ): Promise<void> {
   const { report } = saved;
@@ -97,12 +138,24 @@ export async function saveReport(
       })
       .onConflict((oc) => oc.column('version_id').doUpdateSet(values))
       .execute();
+    const listed = await trx
+      .selectFrom('fidelity_blobs')
+      .select(['hash', 'size'])
+      .where('version_id', '=', saved.versionId)
+      .execute();
+    const sizes = new Map(listed.map((r) => [r.hash, r.size]));
     await trx.deleteFrom('fidelity_blobs').where('version_id', '=', saved.versionId).execute();
     const hashes = shotHashes(report);
     if (hashes.length > 0)
       await trx
         .insertInto('fidelity_blobs')
-        .values(hashes.map((hash) => ({ version_id: saved.versionId, hash })))
+        .values(
+          hashes.map((hash) => ({
+            version_id: saved.versionId,
+            hash,
+            size: saved.shotSizes?.[hash] ?? sizes.get(hash) ?? null,
+          })),
+        )
         .onConflict((oc) => oc.doNothing())
         .execute();
   });
@@ -117,7 +170,7 @@ export async function summaries(
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('fidelity_reports')
-    .select(['version_id', 'state', 'score', 'pages_checked'])
+    .select(['version_id', 'state', 'score', 'pages_checked', 'progress_done', 'progress_total'])
     .where('version_id', 'in', ids)
     .execute();
   return new Map(
@@ -127,6 +180,7 @@ export async function summaries(
         state: r.state,
         score: r.score === null ? null : Number(r.score),
         pagesChecked: Number(r.pages_checked),
+        ...withProgress(r),
       },
     ]),
   );

@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import { assertMayPublish } from '../sites/plan-limits.js';
 import type { SitesService } from '../sites/sites.service.js';
 import type { FidelityCheckPayload } from './fidelity-check.job.js';
 import type { StoredFidelityReport } from './fidelity-check.task.js';
@@ -62,13 +63,17 @@ export function createFidelityService(deps: FidelityServiceDeps) {
       return reportResponse(row);
     },
 
-    /** Checks the live version again, or only `paths` of it (captured again). */
+    /**
+     * Checks the live version again, or only `paths` of it (captured again). A check may publish
+     * its repair, so a read-only site (beyond its owner's plan) is refused like a re-mirror.
+     */
     async checkAgain(
       user: UserRow,
       siteId: string,
       paths: string[] | undefined,
     ): Promise<FidelityReportResponse> {
       const live = await liveVersionOf(user, siteId);
+      await assertMayPublish(db, live.siteId);
       const row = await findReport(db, live.versionId);
       if (row && (row.state === 'queued' || row.state === 'running'))
         throw conflict(FIDELITY_MESSAGES.busy);

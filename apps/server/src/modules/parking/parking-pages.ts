@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { SiteLogger } from '../../hosting/site-server.js';
-import { clientAddressOf } from '../../lib/client-address.js';
+import { addressGroupOf, clientAddressOf } from '../../lib/client-address.js';
 import { escapeUTF8 } from 'entities';
 import type { Db } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -321,7 +321,7 @@ export function createParkingPages(deps: ParkingPagesDeps) {
       return;
     }
     const hit = await deps.limiter.hit(
-      `parking:${kind}:${clientAddressOf(req, deps.config.trustProxy)}`,
+      `parking:${kind}:${addressGroupOf(clientAddressOf(req, deps.config.trustProxy))}`,
       PARKING_FORM_RATE_LIMIT,
     );
     if (!hit.allowed) {

@@ -5,7 +5,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer.js';
 import type { DomainRegistry } from '../domains/domain-registry.js';
 import { detachDueDomains, ownersMissingDeadlines } from '../domains/plan-downgrade.js';
-import type { BillingEvent } from './payment-provider.js';
+import type { BillingEvent, PaymentProvider } from './payment-provider.js';
 import {
   findUserIdByCustomer,
   LIVE_STATUSES,
@@ -15,6 +15,13 @@ import {
   type DbOrTrx,
   type PlanChangeHook,
 } from './payments.repository.js';
+import {
+  markRefunded,
+  refundsDue,
+  settleFailed,
+  settleReversed,
+  settleSucceeded,
+} from './rewrite-payments.repository.js';
 import {
   applyPlanLimits,
   detachedMail,
@@ -33,6 +40,8 @@ export interface BillingStateDeps {
   mailer: Mailer;
   /** Reloaded when custom domains beyond a plan are detached. */
   domainRegistry: Pick<DomainRegistry, 'refresh'>;
+  /** Refunds a rewrite paid twice. */
+  provider: Pick<PaymentProvider, 'refundPaymentIntent'>;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -137,18 +146,55 @@ export function createBillingState(deps: BillingStateDeps) {
     }
   }
 
-  /** Opens the rewrite for a paid intent made by our ai-rewrite call, for the clone's owner only. */
+  /**
+   * A rewrite payment's outcome, for the clone's owner only: an attempt of ours (`rewritePaymentId`,
+   * issue 30, item 9) is settled once, a success opening the rewrite unless one is open already
+   * (then that payment is refunded); an intent from before attempts were kept opens it directly.
+   */
   async function applyRewritePayment(
     trx: DbOrTrx,
-    customerId: string | null,
-    metadata: Record<string, string>,
+    event: Extract<BillingEvent, { paymentIntentId: string; metadata: Record<string, string> }>,
   ): Promise<EventOutcome> {
-    const { purpose, cloneId, userId } = metadata;
+    const { purpose, cloneId, userId, rewritePaymentId } = event.metadata;
     if (purpose !== 'ai_rewrite' || !cloneId || !userId) return 'ignored';
+    const { customerId } = event;
     if (customerId && (await findUserIdByCustomer(trx, customerId)) !== userId) return 'ignored';
-    return (await markRewritePaid(trx, cloneId, userId)) ? 'applied' : 'ignored';
+    if (event.type === 'payment_intent.payment_failed') {
+      return rewritePaymentId && (await settleFailed(trx, rewritePaymentId))
+        ? 'applied'
+        : 'ignored';
+    }
+    if (!rewritePaymentId) {
+      return (await markRewritePaid(trx, cloneId, userId)) ? 'applied' : 'ignored';
+    }
+    const outcome = await settleSucceeded(trx, rewritePaymentId, event.paymentIntentId);
+    return outcome === 'opened' || outcome === 'refund_due' ? 'applied' : 'ignored';
   }
 
+  /**
+   * Refunds rewrites paid twice (a 3-D Secure payment completed after a newer attempt paid), with
+   * one key per payment: a retry is the same refund. Run after the event that found them (never
+   * inside its transaction or the test mode's event delivery) and by the billing tick.
+   */
+  let refunding: Promise<void> = Promise.resolve();
+  function refundDue(): Promise<void> {
+    const run = async () => {
+      for (const due of await refundsDue(db)) {
+        try {
+          await deps.provider.refundPaymentIntent(
+            due.payment_intent_id!,
+            `mirror-refund-${due.id}`,
+          );
+          await markRefunded(db, due.id);
+          log.info({ rewritePaymentId: due.id }, 'rewrite paid twice: refunded');
+        } catch (err) {
+          log.error({ err, rewritePaymentId: due.id }, 'rewrite refund failed; tried again later');
+        }
+      }
+    };
+    refunding = refunding.then(run, run);
+    return refunding;
+  }
   /**
    * The one place provider events change our state. Each event is applied once (its id is
    * recorded in the same transaction as its effect); one older than the stored state of its
@@ -175,15 +221,35 @@ export function createBillingState(deps: BillingStateDeps) {
             return written === 'unknown_customer' ? 'ignored' : written;
           }
           case 'payment_intent.succeeded':
-            return applyRewritePayment(trx, event.customerId, event.metadata);
+          case 'payment_intent.payment_failed':
+            return applyRewritePayment(trx, event);
+          case 'payment.refunded':
+          case 'payment.disputed': {
+            // A partial refund leaves the rewrite as it is; a dispute is logged for a person.
+            if (event.type === 'payment.disputed')
+              log.warn({ paymentIntentId: event.paymentIntentId }, 'payment disputed');
+            if (!event.fully) return 'ignored';
+            const status = event.type === 'payment.refunded' ? 'refunded' : 'disputed';
+            return (await settleReversed(trx, event.paymentIntentId, status))
+              ? 'applied'
+              : 'ignored';
+          }
           default:
             return 'ignored';
         }
       }),
     );
     log.info({ eventId: event.id, type: event.type, outcome }, 'billing event');
+    // A rewrite paid twice is refunded once the event is stored, outside its transaction.
+    if (event.type === 'payment_intent.succeeded' && outcome === 'applied') refundSoon();
     return outcome;
   }
 
-  return { applyEvent, sync, enforcePlanDeadlines, closingAccounts };
+  function refundSoon(): void {
+    setImmediate(() => {
+      refundDue().catch((err: unknown) => log.warn({ err }, 'rewrite refunds not looked at'));
+    });
+  }
+
+  return { applyEvent, sync, enforcePlanDeadlines, closingAccounts, refundDue, refundSoon };
 }

@@ -66,6 +66,12 @@ export interface PaymentProvider {
     metadata: Record<string, string>;
   }>;
 
+  /**
+   * Refunds a succeeded payment in full (a rewrite paid twice). Safe to repeat: the key makes a
+   * retry the same refund, and a payment refunded already is not an error.
+   */
+  refundPaymentIntent(paymentIntentId: string, idempotencyKey: string): Promise<void>;
+
   listInvoices(customerId: string): Promise<Invoice[]>;
   /** The invoice's PDF; null when the invoice is not this customer's. */
   invoicePdf(customerId: string, invoiceId: string): Promise<Buffer | null>;
@@ -91,6 +97,17 @@ export type BillingEvent =
       paymentIntentId: string;
       amount: number;
       metadata: Record<string, string>;
+    }
+  | {
+      id: string;
+      /**
+       * A payment was refunded (`fully`: all of it; Stripe's `charge.refunded`) or disputed by the
+       * card holder (Stripe's `charge.dispute.created`).
+       */
+      type: 'payment.refunded' | 'payment.disputed';
+      created: number;
+      paymentIntentId: string;
+      fully: boolean;
     };
 
 /** A refusal the user can act on (declined card, …): reported as 402 with the provider's text. */

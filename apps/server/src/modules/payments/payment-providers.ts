@@ -40,6 +40,7 @@ function disabledProvider(): PaymentProvider {
     reactivateSubscription: refuse,
     createPaymentIntent: refuse,
     retrievePaymentIntent: refuse,
+    refundPaymentIntent: refuse,
     listInvoices: async () => [],
     invoicePdf: async () => null,
     createPortalSession: refuse,

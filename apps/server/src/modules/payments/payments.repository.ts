@@ -239,13 +239,29 @@ export async function markRewritePaid(
 }
 
 /** Mirrors a user keeps. */
-export async function usageFigures(db: Db, userId: string): Promise<{ mirrors: number }> {
+export async function usageFigures(
+  db: Db,
+  userId: string,
+): Promise<{ mirrors: number; customDomains: number; waitingDomains: number }> {
   const mirrors = await db
     .selectFrom('sites')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('owner_id', '=', userId)
     .executeTakeFirstOrThrow();
-  return { mirrors: Number(mirrors.n) };
+  // Every attached custom domain takes one of the plan's, whether its DNS is set up yet or not.
+  const domains = await db
+    .selectFrom('domains')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('owner_id', '=', userId)
+    .where('kind', '=', 'custom')
+    .groupBy('status')
+    .execute();
+  const count = (rows: typeof domains) => rows.reduce((n, row) => n + Number(row.n), 0);
+  return {
+    mirrors: Number(mirrors.n),
+    customDomains: count(domains),
+    waitingDomains: count(domains.filter((row) => row.status !== 'active')),
+  };
 }
 
 export async function pruneEvents(db: Db, before: Date): Promise<void> {

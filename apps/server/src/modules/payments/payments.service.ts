@@ -54,6 +54,12 @@ import { planPreview } from './plan-change.js';
 import type { TestCard, TestPaymentProvider } from './test-mode/provider.js';
 import type { StorageService } from '../storage/storage.service.js';
 import { createBillingState } from './billing-state.js';
+import {
+  claimRewritePayment,
+  markWaiting,
+  settleFailed,
+  settleSucceeded,
+} from './rewrite-payments.repository.js';
 
 const HOUR = 3_600_000;
 /**
@@ -69,7 +75,7 @@ export const PAYMENT_RATE_LIMITS = {
 /** Applied event ids are kept this long: Stripe retries a webhook for up to three days. */
 const EVENT_RETENTION_MS = 30 * 24 * HOUR;
 /** Metadata keys the server sets; a client's generic payment cannot pose as a rewrite payment. */
-const RESERVED_METADATA = new Set(['cloneId', 'userId', 'purpose']);
+const RESERVED_METADATA = new Set(['cloneId', 'userId', 'purpose', 'rewritePaymentId']);
 export const AI_REWRITE_DESCRIPTION = 'AI Website Rewrite';
 
 export interface PaymentsServiceDeps {
@@ -171,7 +177,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return deps.testMode;
   }
 
-  const { applyEvent, sync, enforcePlanDeadlines, closingAccounts } = createBillingState(deps);
+  const { applyEvent, sync, enforcePlanDeadlines, closingAccounts, refundDue, refundSoon } =
+    createBillingState(deps);
 
   return {
     mode,
@@ -351,12 +358,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     /**
      * Pays the one-off AI rewrite of a clone (users without a paid plan). Paid at once opens the
      * rewrite now; a card that needs 3-D Secure answers `requires_action` and the confirmation's
-     * event opens it.
+     * event opens it. Charged once per attempt (issue 30, item 9): the attempt is claimed in our
+     * database before the provider is called, a site has one attempt under way at a time (another
+     * request meanwhile is 409), and the attempt's id is the provider's idempotency key.
      */
     async payAiRewrite(
       user: UserRow,
       body: { cloneId: string; paymentMethodId: string },
-      nonce: string,
     ): Promise<PaymentIntentResponse> {
       if (isPaidPlan(user.plan)) throw badRequest(PAYMENT_MESSAGES.rewriteNotNeeded);
       const site = await deps.sites.ownedSite(user, body.cloneId);
@@ -370,18 +378,60 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         return { id: `free_${site.id}`, clientSecret: '', status: 'succeeded' };
       }
       const customerId = await ensureCustomer(user);
-      const intent = await declinesAsErrors(() =>
-        provider.createPaymentIntent({
+      const attempt = {
+        siteId: site.id,
+        userId: user.id,
+        paymentMethodId: body.paymentMethodId,
+        amount,
+      };
+      let claim = await claimRewritePayment(db, attempt);
+      if (claim.kind === 'waiting') {
+        // An earlier attempt waits for 3-D Secure: paid by now, it opened the rewrite; otherwise
+        // this attempt replaces it (should it still be paid, it is refunded: `settleSucceeded`).
+        const earlier = claim.attempt;
+        const intent = earlier.payment_intent_id
+          ? await provider.retrievePaymentIntent(earlier.payment_intent_id)
+          : null;
+        if (intent?.status === 'succeeded') {
+          await db.transaction().execute((trx) => settleSucceeded(trx, earlier.id, intent.id));
+          throw conflict(PAYMENT_MESSAGES.alreadyPaid);
+        }
+        claim = await claimRewritePayment(db, { ...attempt, replacing: earlier.id });
+      }
+      if (claim.kind === 'paid') throw conflict(PAYMENT_MESSAGES.alreadyPaid);
+      if (claim.kind !== 'claimed') throw conflict(PAYMENT_MESSAGES.paymentInProgress);
+      const attemptId = claim.id;
+
+      let intent: PaymentIntentResponse;
+      try {
+        intent = await provider.createPaymentIntent({
           customerId,
           amount,
           currency: 'usd',
           description: AI_REWRITE_DESCRIPTION,
-          metadata: { cloneId: site.id, userId: user.id, purpose: 'ai_rewrite' },
+          metadata: {
+            cloneId: site.id,
+            userId: user.id,
+            purpose: 'ai_rewrite',
+            rewritePaymentId: attemptId,
+          },
           paymentMethodId: body.paymentMethodId,
-          idempotencyKey: idempotencyKey(user, 'ai-rewrite', nonce, site.id, body.paymentMethodId),
-        }),
-      );
-      if (intent.status === 'succeeded') await markRewritePaid(db, site.id, user.id);
+          idempotencyKey: `mirror-ai-rewrite-${attemptId}`,
+        });
+      } catch (err) {
+        // A refusal ends the attempt. Any other error leaves it under way: whether it was charged
+        // is not known here, and the provider's event (or the attempt going stale) settles it.
+        if (err instanceof PaymentDeclinedError) {
+          await db.transaction().execute((trx) => settleFailed(trx, attemptId));
+        }
+        return declinesAsErrors(() => Promise.reject(err));
+      }
+      const settled = await db.transaction().execute(async (trx) => {
+        if (intent.status === 'succeeded') return settleSucceeded(trx, attemptId, intent.id);
+        await markWaiting(trx, attemptId, intent.id);
+        return 'waiting' as const;
+      });
+      if (settled === 'refund_due') refundSoon();
       return intent;
     },
 
@@ -399,7 +449,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     /**
      * Real figures for this billing period (the subscription's, else the calendar month): mirrors
-     * kept, custom domains (none until custom domains exist), the audience the sites host counted
+     * kept, custom domains attached (those still waiting for DNS included: they count against the
+     * plan's number), the audience the sites host counted
      * (page views, visitors and bytes sent for the sites; visits to parked pages), and the storage
      * all versions of the sites hold against the plan's.
      */
@@ -420,7 +471,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         periodStart: period.start,
         periodEnd: period.end,
         mirrors: { used: figures.mirrors, limit: plan.limits.mirrors },
-        customDomains: { used: 0, limit: plan.limits.customDomains },
+        customDomains: {
+          used: figures.customDomains,
+          waiting: figures.waitingDomains,
+          limit: plan.limits.customDomains,
+        },
         pageViews: audience.pageViews,
         visitors: audience.visitors,
         bandwidthBytes: audience.bytes,
@@ -476,6 +531,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     async runMaintenance(now = new Date()): Promise<void> {
       await deps.testMode?.renewDue(now);
       await enforcePlanDeadlines(now);
+      await refundDue();
       await pruneEvents(db, new Date(Date.now() - EVENT_RETENTION_MS));
     },
   };

@@ -15,6 +15,7 @@ import {
   type DetachingDomain,
 } from '../domains/plan-downgrade.js';
 import { siteLimitState, stopDisallowedSyncs, type SiteRef } from '../sites/plan-limits.js';
+import { countChosenSubdomains } from '../sites/subdomains.js';
 
 /**
  * What a change of `users.plan` does to what the account already has (issue 18, item 5), run in
@@ -45,6 +46,8 @@ export interface PlanChangeEffects extends PlanChange {
   sites: { count: number; limit: number | null; readOnly: SiteRef[] };
   syncsStopped: SiteRef[];
   detaching: (DetachingDomain & { detachAt: string })[];
+  /** Sites on a subdomain the owner chose (a plan without custom subdomains keeps them). */
+  chosenSubdomains: number;
 }
 
 const rank = (plan: PlanId) => PLAN_IDS.indexOf(plan);
@@ -63,6 +66,7 @@ export async function applyPlanLimits(
     sites: { count: sites.count, limit: sites.limit, readOnly: sites.readOnly },
     syncsStopped,
     detaching,
+    chosenSubdomains: await countChosenSubdomains(trx, change.userId),
   };
 }
 
@@ -92,6 +96,7 @@ export async function planPreview(
       })),
     },
     customSubdomain: getPlan(plan).limits.customSubdomain,
+    chosenSubdomains: await countChosenSubdomains(db, userId),
     graceDays: PLAN_DOWNGRADE_GRACE_DAYS,
   };
 }
@@ -141,7 +146,11 @@ export function downgradeMail(
     }
   }
   if (paragraphs.length === 0) return null;
-  if (!plan.limits.customSubdomain && getPlan(effects.from).limits.customSubdomain) {
+  if (
+    !plan.limits.customSubdomain &&
+    getPlan(effects.from).limits.customSubdomain &&
+    effects.chosenSubdomains > 0
+  ) {
     paragraphs.push(
       'Subdomains you chose keep working; from now on they can only be changed back to a random one.',
     );

@@ -225,6 +225,20 @@ export function createStripeProvider(options: StripeOptions): StripePaymentProvi
       };
     },
 
+    async refundPaymentIntent(paymentIntentId, idempotencyKey) {
+      try {
+        await stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
+      } catch (error) {
+        // Refunded already (by us before, or in the dashboard): what was asked for holds.
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error.code === 'charge_already_refunded'
+        )
+          return;
+        throw error;
+      }
+    },
+
     async listInvoices(customerId) {
       const invoices = await stripe.invoices.list({ customer: customerId, limit: 100 });
       return invoices.data.map(mapInvoice);
@@ -409,6 +423,30 @@ function toBillingEvent(
         paymentIntentId: intent.id,
         amount: intent.amount,
         metadata: { ...intent.metadata },
+      };
+    }
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const paymentIntentId = idOf(charge.payment_intent);
+      if (!paymentIntentId) return null;
+      return {
+        id: event.id,
+        type: 'payment.refunded',
+        created: event.created,
+        paymentIntentId,
+        fully: charge.refunded,
+      };
+    }
+    case 'charge.dispute.created': {
+      const dispute = event.data.object;
+      const paymentIntentId = idOf(dispute.payment_intent);
+      if (!paymentIntentId) return null;
+      return {
+        id: event.id,
+        type: 'payment.disputed',
+        created: event.created,
+        paymentIntentId,
+        fully: true,
       };
     }
     default:

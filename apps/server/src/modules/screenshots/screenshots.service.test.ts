@@ -33,19 +33,21 @@ async function setup(options: { timeoutMs?: number; rateLimitFactor?: string } =
   // Only for reading pixels of the pictures: the service runs its own, in the sandbox.
   const browser = createBrowserLauncher({ chromiumPath: t.config.mirror.chromiumPath });
   cleanups.push(() => browser.close());
-  const service = createScreenshotsService({
-    db: t.app.database.db,
-    blobs: t.app.blobs,
-    sandbox: t.app.sandbox,
-    limiter: createDbRateLimiter(t.app.database.db, t.config.rateLimitFactor),
-    config: t.config,
-    log: t.app.log,
-    net: {
-      hosts: { 'public.test': [['127.0.0.1']], 'intranet.example.com': [['10.9.9.9']] },
-      allowAddresses: ['127.0.0.1'],
-    },
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-  });
+  const serviceWithin = (timeoutMs?: number) =>
+    createScreenshotsService({
+      db: t.app.database.db,
+      blobs: t.app.blobs,
+      sandbox: t.app.sandbox,
+      limiter: createDbRateLimiter(t.app.database.db, t.config.rateLimitFactor),
+      config: t.config,
+      log: t.app.log,
+      net: {
+        hosts: { 'public.test': [['127.0.0.1']], 'intranet.example.com': [['10.9.9.9']] },
+        allowAddresses: ['127.0.0.1'],
+      },
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+  const service = serviceWithin(options.timeoutMs);
   const user = await t.app.database.db
     .insertInto('users')
     .values({
@@ -61,7 +63,7 @@ async function setup(options: { timeoutMs?: number; rateLimitFactor?: string } =
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { t, browser, service, user };
+  return { t, browser, service, serviceWithin, user };
 }
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
@@ -100,6 +102,17 @@ describe('screenshots service', () => {
     expect(t.app.sandbox.started).toBe(0);
   });
 
+  it('says a site that cannot be reached got no screenshot, without asking to check an address', async () => {
+    const { service, user, t } = await setup();
+    // `.invalid` never resolves (RFC 6761): the reference's host is gone.
+    const error = await failure(service.screenshot(user, 'https://reference.invalid/'));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe(SCREENSHOT_MESSAGES.notFound);
+    expect(error.message).toMatch(/no screenshot/);
+    expect(error.message).not.toMatch(/check the address/i);
+    expect(t.app.sandbox.started).toBe(0);
+  });
+
   it('refuses a page that redirects to a private address', async () => {
     const internal = await startInternalServer('127.0.0.2');
     cleanups.push(() => internal.close());
@@ -117,16 +130,17 @@ describe('screenshots service', () => {
   it('gives up after its time limit with a 504', async () => {
     const site = await startScreenshotSite();
     cleanups.push(() => site.close());
-    const { service, user, t } = await setup({ timeoutMs: 2_500 });
+    const { service, serviceWithin, user, t } = await setup({ timeoutMs: 2_500 });
     const started = Date.now();
     const error = await failure(service.screenshot(user, `http://public.test:${site.port}/slow`));
     expect(error.status).toBe(504);
     expect(error.message).toBe(SCREENSHOT_MESSAGES.timedOut);
     // The limit, plus starting a process and Chromium.
     expect(Date.now() - started).toBeLessThan(8_000);
-    // Its process is gone: the next capture starts at once.
+    // Its process is gone: the next capture starts at once. It runs with the usual limit, which a
+    // cold Chromium on a loaded machine may need more than the 2.5 s above.
     await expect.poll(() => t.app.sandbox.active).toBe(0);
-    const ok = await service.screenshot(user, `http://public.test:${site.port}/`);
+    const ok = await serviceWithin().screenshot(user, `http://public.test:${site.port}/`);
     expect(ok.path).toMatch(/\.jpg$/);
   });
 

@@ -25,6 +25,8 @@ export interface MirrorRunInput {
   limits: MirrorLimits;
   render: RenderMode;
   chromiumPath: string;
+  /** The sandbox's memory: the engine renders as many pages at once as it allows. */
+  renderMemoryMb: number;
   net: NetSettings;
   /** The live version's manifest: unchanged files are revalidated, not downloaded again. */
   previousManifestHash?: string;
@@ -79,6 +81,7 @@ export async function run(
       ...safeLookupOptions(input.net),
       render: input.render,
       chromiumPath: input.chromiumPath,
+      renderMemoryMb: input.renderMemoryMb,
       maxPages: input.limits.maxPages,
       maxFiles: input.limits.maxFiles,
       maxBytes: input.limits.maxBytes,

@@ -32,6 +32,7 @@ import {
 } from './sites.repository.js';
 import type { UserPlans } from '../auth/user-plans.js';
 import type { StorageService } from '../storage/storage.service.js';
+import { publishRefusal } from './plan-limits.js';
 
 /** Tries of one run before it is reported as failed. */
 const MAX_ATTEMPTS = 3;
@@ -98,8 +99,13 @@ export interface MirrorSiteDeps {
   sandbox: Sandbox;
   /** TEST-ONLY: the address policy's exempt addresses and names (default: the configuration's). */
   net?: Omit<NetSettings, 'allowPrivateNetworks'>;
-  /** Lists a finished copy's blobs and checks the owner's storage before it is published. */
-  storage: Pick<StorageService, 'admitVersion'>;
+  /**
+   * Lists a finished copy's blobs and checks the owner's storage before it is published; holds the
+   * live version's files the run may keep without writing them again.
+   */
+  storage: Pick<StorageService, 'admitVersion' | 'holdVersion' | 'release'>;
+  /** Deletes the site's versions beyond what its owner's plan keeps (after a new one is live). */
+  pruneVersions?(siteId: string): Promise<unknown>;
   /** Tells the sites host that a site's live version changed. */
   onPublished(siteId: string): void;
   /** A version completed (thumbnails are made from here). */
@@ -173,6 +179,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       current_url: null,
     });
     await failFollowUps(db, versionId, `The mirror failed: ${message}`);
+    await deps.storage.release(versionId);
   }
 
   return defineJob({
@@ -242,7 +249,12 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       const live = site.live_version_id
         ? await findVersion(db, siteId, site.live_version_id)
         : undefined;
-      const previousManifestHash = live?.manifest_hash ?? undefined;
+      // Unchanged files of the live version are revalidated and kept without being written again:
+      // they are held from now until this version lists its own blobs (or fails).
+      const previousManifestHash =
+        live?.manifest_hash && (await deps.storage.holdVersion(versionId, live.id))
+          ? live.manifest_hash
+          : undefined;
       const fail = (message: string, failure: MirrorFailure) =>
         failRun(siteId, versionId, message, progress, failure);
       const ended = (outcome: string, usage: SandboxUsage, reason?: string) =>
@@ -259,6 +271,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             limits,
             render: config.mirror.render,
             chromiumPath: config.mirror.chromiumPath,
+            renderMemoryMb: config.mirror.runMemoryMb,
             net,
             ...(previousManifestHash ? { previousManifestHash } : {}),
           },
@@ -319,7 +332,11 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
 
       const finishedAt = new Date().toISOString();
       const followUp = deps.startFollowUp ? await findFollowUp(db, versionId) : undefined;
-      await db.transaction().execute(async (trx) => {
+      // The publish gate, where the live version switches: a plan that dropped during the run
+      // (the site is read-only now) leaves the site as it was.
+      const readOnly = await db.transaction().execute(async (trx) => {
+        const refusal = await publishRefusal(trx, siteId);
+        if (refusal) return refusal;
         await completeVersion(trx, versionId, {
           manifestHash: output.manifestHash,
           stats: output.stats,
@@ -352,8 +369,12 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           })
           .where('id', '=', siteId)
           .execute();
+        return null;
       });
+      if (readOnly) return fail(readOnly, { kind: 'plan-limit', detail: readOnly });
+      await deps.storage.release(versionId);
       deps.onPublished(siteId);
+      await deps.pruneVersions?.(siteId);
       deps.onMirrored?.({ pages: output.pages, bytes: output.bytes });
       await deps.onVersionReady?.(siteId, versionId);
       if (followUp) await deps.startFollowUp!(siteId, followUp.id);

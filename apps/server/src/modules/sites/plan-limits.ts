@@ -6,9 +6,10 @@ import type { Database } from '../../platform/db/schema.js';
 /**
  * Plan limits on sites an account already has (issue 18, item 5). A downgrade deletes nothing: an
  * account with more sites than its plan includes keeps them all, served as they are, but only the
- * most recently created ones, as many as the plan includes, can be re-mirrored, customized,
- * rewritten or synced on a schedule; the others are read-only until sites are deleted or the plan
- * is upgraded. Scheduled sync needs a plan that has it (`limits.scheduledSync`).
+ * most recently created ones, as many as the plan includes, can publish a new version (re-mirror,
+ * customization, rewrite, fidelity repair, scheduled sync, rollback: `publishRefusal`); the others
+ * are read-only until sites are deleted or the plan is upgraded. Scheduled sync needs a plan that
+ * has it (`limits.scheduledSync`).
  */
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -71,19 +72,34 @@ export async function siteLimitState(
 }
 
 /**
- * Refuses (403, nothing written) a change to a site beyond the owner's plan: re-mirror,
- * customization, AI rewrite, turning a scheduled sync on.
+ * The one gate of every path that publishes a version (issue 30, item 2): a re-mirror, a
+ * customization or AI rewrite (and the undo of one of its edits), a fidelity re-check and the
+ * repair it publishes, a scheduled sync, and publishing a version by hand (a rollback or a draft).
+ * The plan rules decide: a site beyond its owner's plan is read-only. Answers the refusal's
+ * message, or null when the site may publish (visitors' demos have no plan to go beyond).
+ *
+ * Asked when the work is requested (`assertMayPublish`, a 403 before anything is written) and
+ * again by the jobs right where they switch the live version, so a plan that drops while a run is
+ * under way still holds.
  */
-export async function assertSiteEditable(
-  db: Executor,
-  owner: { id: string; plan: PlanId },
-  siteId: string,
-): Promise<void> {
-  if (getPlan(owner.plan).limits.mirrors === null) return;
-  const state = await siteLimitState(db, owner.id, owner.plan);
-  if (state.readOnly.some((site) => site.id === siteId)) {
-    throw forbidden(PLAN_LIMIT_MESSAGES.siteReadOnly(state.limit!, state.count));
-  }
+export async function publishRefusal(db: Executor, siteId: string): Promise<string | null> {
+  const site = await db
+    .selectFrom('sites')
+    .innerJoin('users', 'users.id', 'sites.owner_id')
+    .select(['sites.owner_id', 'users.plan'])
+    .where('sites.id', '=', siteId)
+    .executeTakeFirst();
+  if (!site?.owner_id || getPlan(site.plan).limits.mirrors === null) return null;
+  const state = await siteLimitState(db, site.owner_id, site.plan);
+  return state.readOnly.some((s) => s.id === siteId)
+    ? PLAN_LIMIT_MESSAGES.siteReadOnly(state.limit!, state.count)
+    : null;
+}
+
+/** The gate, when the work is asked for: 403 with the plan's message, nothing written. */
+export async function assertMayPublish(db: Executor, siteId: string): Promise<void> {
+  const refusal = await publishRefusal(db, siteId);
+  if (refusal) throw forbidden(refusal);
 }
 
 /** Turns off the scheduled syncs the owner's plan does not allow; answers the sites stopped. */
@@ -110,8 +126,8 @@ export async function stopDisallowedSyncs(
 
 /**
  * Whether a scheduled sync of this site may start now: its owner's plan has scheduled sync and the
- * site is not read-only. Checked by the sync loop itself, so a row left in another state (an older
- * downgrade, a write that raced one) never starts a run.
+ * publish gate lets the site publish. Checked by the sync loop itself, so a row left in another
+ * state (an older downgrade, a write that raced one) never starts a run.
  */
 export async function mayStartScheduledSync(db: Executor, siteId: string): Promise<boolean> {
   const site = await db
@@ -120,7 +136,23 @@ export async function mayStartScheduledSync(db: Executor, siteId: string): Promi
     .select(['sites.owner_id', 'users.plan'])
     .where('sites.id', '=', siteId)
     .executeTakeFirst();
-  if (!site?.owner_id) return false;
-  const state = await siteLimitState(db, site.owner_id, site.plan);
-  return !state.syncDisallowed.some((s) => s.id === siteId);
+  if (!site?.owner_id || !getPlan(site.plan).limits.scheduledSync) return false;
+  return (await publishRefusal(db, siteId)) === null;
+}
+
+/**
+ * Versions of one site kept for rollback, by plan (issue 30, item 1): the newest this many
+ * finished versions stay (failed runs among them), older ones are deleted with their fidelity
+ * reports, screenshots and thumbnails. Whatever the plan, the live version, drafts, the versions
+ * their edits were made on and any version a run or check in progress uses are kept as well.
+ * Visitors' demos keep as many as Reflection.
+ */
+export const PLAN_VERSIONS_KEPT: Readonly<Record<PlanId, number>> = {
+  free: 5,
+  pro: 30,
+  agency: 100,
+};
+
+export function versionsKept(plan: PlanId | null): number {
+  return PLAN_VERSIONS_KEPT[plan ?? 'free'];
 }

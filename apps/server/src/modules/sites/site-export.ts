@@ -9,28 +9,34 @@ import { exportSiteTask } from './export-site.task.js';
 /** Time an export of a site's static folder may take. */
 export const EXPORT_TIMEOUT_MS = 5 * 60_000;
 
-/** Adds every file under `dir` to the zip, with paths relative to it. */
+/** Adds every file under `dir` to the zip, with paths relative to it (plain files only). */
 function addFolder(zip: yazl.ZipFile, dir: string, prefix = ''): void {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     const name = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) addFolder(zip, full, name);
-    else zip.addFile(full, name);
+    else if (entry.isFile()) zip.addFile(full, name);
   }
 }
 
 /**
- * A stored version as a zip of a static folder. The folder is written by a sandboxed run and
- * removed as soon as the zip stream closes: sent, failed, or abandoned by the client.
+ * A stored version as a zip of a static folder. The folder is written by a sandboxed run (in a
+ * folder of its own, taken back from it before it is read) and removed as soon as the zip stream
+ * closes: sent, failed, or abandoned by the client.
  */
 export async function zipStaticFolder(
   sandbox: Sandbox,
   manifestHash: string,
 ): Promise<NodeJS.ReadableStream> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-export-'));
-  const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-export-'));
+  const removeDir = () => fs.rmSync(base, { recursive: true, force: true });
   try {
-    await sandbox.run(exportSiteTask, { manifestHash, dir }, { timeoutMs: EXPORT_TIMEOUT_MS });
+    const dir = path.join(base, 'site');
+    await sandbox.run(
+      exportSiteTask,
+      { manifestHash },
+      { timeoutMs: EXPORT_TIMEOUT_MS, output: dir },
+    );
     const zip = new yazl.ZipFile();
     // A file read after the client went away (its folder already removed) fails: the zip ends
     // there. Unheard, that error would be thrown out of the process.

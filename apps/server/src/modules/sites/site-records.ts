@@ -12,7 +12,7 @@ import {
 } from '@mirror/contract';
 import { describePlan } from '@mirror/customize';
 import type { Config } from '../../config/env.js';
-import { plainChanges } from '../customize/plain-changes.js';
+import { inAppEnglish, plainChanges } from '../customize/plain-changes.js';
 import { screenshotPath } from '../screenshots/screenshots.service.js';
 import type { findSite, listVersions } from './sites.repository.js';
 
@@ -128,9 +128,15 @@ export function createSiteRecords(config: Config) {
       ...failureOf(v),
       kind: v.kind,
       draft: v.draft === 1,
-      // Report lines in plain words: never a CSS selector (issue 19, item 6).
-      changes: plainChanges(parseList(v.changes), v.plan),
-      edits: editsOf(v),
+      // Report lines in plain words: never a CSS selector (issue 19, item 6), spelled as the app
+      // is, with colour names as the owner wrote them or as words (issue 31, item 5).
+      changes: plainChanges(parseList(v.changes), v.plan).map((line) =>
+        inAppEnglish(line, v.instructions ?? ''),
+      ),
+      edits: editsOf(v).map((edit) => ({
+        ...edit,
+        description: inAppEnglish(edit.description, v.instructions ?? ''),
+      })),
       unparsed: parseList(v.unparsed),
       instructions: v.idea
         ? [`Rewrite for: ${v.idea}`, v.instructions].filter(Boolean).join('\n')

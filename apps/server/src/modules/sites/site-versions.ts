@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobStore, Manifest, MirrorStats } from '@mirror/engine';
+import { readBlob, type BlobStore, type Manifest, type MirrorStats } from '@mirror/engine';
 import type { Db } from '../../platform/db/database.js';
 import { loadManifest, saveManifest } from './manifests.js';
+import { publishRefusal } from './plan-limits.js';
 import {
   completeVersion,
   deleteVersion,
@@ -11,10 +12,15 @@ import {
   setLiveVersion,
   setVersionThumbnail,
 } from './sites.repository.js';
+import { pruneVersions } from './version-pruning.js';
 
 export interface SiteVersionsDeps {
   db: Db;
   blobs: BlobStore;
+  /** Which of these manifests a run in progress holds: such versions are not pruned. */
+  heldAmong?(hashes: readonly string[]): Promise<Set<string>>;
+  /** Versions were pruned: their blobs can be collected. */
+  afterDeletion?(): void;
 }
 
 /** A copy made outside a mirror run (a fidelity check's repair), stored already. */
@@ -31,7 +37,20 @@ export interface StoredCopy {
  */
 export function createSiteVersions(deps: SiteVersionsDeps) {
   const { db, blobs } = deps;
+
+  /** Deletes the site's versions beyond what its owner's plan keeps (issue 30, item 1). */
+  async function prune(siteId: string): Promise<number> {
+    const pruned = await pruneVersions(
+      { db, heldAmong: deps.heldAmong ?? (async () => new Set<string>()) },
+      siteId,
+    );
+    if (pruned > 0) deps.afterDeletion?.();
+    return pruned;
+  }
+
   return {
+    prune,
+
     /** The manifest a version serves; none while it has not completed. */
     loadManifest(versionId: string): Promise<Manifest | undefined> {
       return loadManifest(db, blobs, versionId);
@@ -53,13 +72,16 @@ export function createSiteVersions(deps: SiteVersionsDeps) {
      */
     complete: completeVersion,
 
-    setThumbnail(versionId: string, hash: string): Promise<void> {
-      return setVersionThumbnail(db, versionId, hash);
+    /** Records a version's thumbnail with its bytes (they count against the owner's storage). */
+    async setThumbnail(versionId: string, hash: string): Promise<void> {
+      const size = (await readBlob(blobs, hash)).length;
+      return setVersionThumbnail(db, versionId, hash, size);
     },
 
     /**
      * Publishes a repaired copy of the live version `checkedId` as a new live version; null when
-     * that version is not live any more or `admit` refuses the copy (the storage allowance).
+     * that version is not live any more, the site may not publish (the publish gate: beyond its
+     * owner's plan) or `admit` refuses the copy (the storage allowance).
      */
     async publishRepair(
       siteId: string,
@@ -72,6 +94,7 @@ export function createSiteVersions(deps: SiteVersionsDeps) {
       const created = await db.transaction().execute(async (trx) => {
         const site = await findSite(trx, siteId);
         if (site?.live_version_id !== checkedId) return false;
+        if (await publishRefusal(trx, siteId)) return false;
         await insertRepairVersion(trx, { id: versionId, siteId, baseVersionId: checkedId });
         return true;
       });
@@ -82,6 +105,7 @@ export function createSiteVersions(deps: SiteVersionsDeps) {
         (await db.transaction().execute(async (trx) => {
           const site = await findSite(trx, siteId);
           if (site?.live_version_id !== checkedId) return false;
+          if (await publishRefusal(trx, siteId)) return false;
           await completeVersion(
             trx,
             versionId,
@@ -95,6 +119,7 @@ export function createSiteVersions(deps: SiteVersionsDeps) {
         await deleteVersion(db, versionId);
         return null;
       }
+      await prune(siteId);
       return versionId;
     },
   };

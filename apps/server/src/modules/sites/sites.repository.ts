@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { CLONE_STATUS_TEXTS, type EditOp, type SyncSchedule } from '@mirror/contract';
+import {
+  CLONE_STATUS_TEXTS,
+  CUSTOMIZE_STATUS_TEXTS,
+  type EditOp,
+  type SyncSchedule,
+} from '@mirror/contract';
 import type { MirrorStats } from '@mirror/engine';
 import type { Db } from '../../platform/db/database.js';
 import type {
@@ -19,18 +24,25 @@ export async function countOwnedSites(db: Db, ownerId: string): Promise<number> 
   return Number(row.n);
 }
 
-/** Ids among `ids` that are demo records nobody has claimed yet. */
-export async function findUnclaimedDemoIds(db: Db, ids: readonly string[]): Promise<string[]> {
+/**
+ * The demo records among `ids` that nobody has claimed yet and whose mirror did not fail (a failed
+ * demo is never worth a plan's slot), newest first.
+ */
+export async function findClaimableDemos(
+  db: Db,
+  ids: readonly string[],
+): Promise<{ id: string; status: SiteStatus }[]> {
   if (ids.length === 0) return [];
-  const rows = await db
+  return db
     .selectFrom('sites')
-    .select('id')
+    .select(['id', 'status'])
     .where('id', 'in', [...ids])
     .where('is_demo', '=', 1)
     .where('owner_id', 'is', null)
-    .orderBy('created_at')
+    .where('status', '!=', 'failed')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
     .execute();
-  return rows.map((r) => r.id);
 }
 
 /** Gives the demo records to the owner; only rows still unclaimed change, so a race claims each once. */
@@ -150,11 +162,16 @@ export async function completeVersion(
     .execute();
 }
 
-/** Records a completed version's thumbnail. */
-export async function setVersionThumbnail(db: Db, versionId: string, hash: string): Promise<void> {
+/** Records a completed version's thumbnail and its bytes. */
+export async function setVersionThumbnail(
+  db: Db,
+  versionId: string,
+  hash: string,
+  size: number,
+): Promise<void> {
   await db
     .updateTable('site_versions')
-    .set({ thumbnail_hash: hash })
+    .set({ thumbnail_hash: hash, thumbnail_size: size })
     .where('id', '=', versionId)
     .execute();
 }
@@ -324,22 +341,63 @@ export async function setLiveVersion(db: Db, siteId: string, versionId: string):
     .execute();
 }
 
-/** The live pointer moves to the version; a published draft becomes a version like any other. */
+/** The version was deleted (pruned) before it could be published: nothing changed. */
+class VersionGone extends Error {}
+
+/**
+ * The live pointer moves to the version; a published draft becomes a version like any other.
+ * False when the version is gone: the site's row is taken first (version pruning takes it too), so
+ * a version pruned meanwhile is seen here and the pointer never names a deleted version.
+ */
 export async function publishVersion(
   db: Db,
   siteId: string,
   version: { id: string; draft: number },
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await setLiveVersion(trx, siteId, version.id);
-    if (version.draft === 1) {
-      await trx
-        .updateTable('site_versions')
-        .set({ draft: 0 })
+): Promise<boolean> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await setLiveVersion(trx, siteId, version.id);
+      const still = await trx
+        .selectFrom('site_versions')
+        .select('id')
         .where('id', '=', version.id)
-        .execute();
-    }
-  });
+        .where('site_id', '=', siteId)
+        .where('status', '=', 'completed')
+        .executeTakeFirst();
+      if (!still) throw new VersionGone();
+      if (version.draft === 1) {
+        await trx
+          .updateTable('site_versions')
+          .set({ draft: 0 })
+          .where('id', '=', version.id)
+          .execute();
+        // The status stops asking for a review once no draft waits for one (issue 31).
+        await trx
+          .updateTable('sites')
+          .set({ current_status: CUSTOMIZE_STATUS_TEXTS.published })
+          .where('id', '=', siteId)
+          .where('current_status', 'in', [
+            CUSTOMIZE_STATUS_TEXTS.draftReady,
+            CUSTOMIZE_STATUS_TEXTS.editsReady,
+          ])
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('site_versions')
+                  .select('id')
+                  .where('site_id', '=', siteId)
+                  .where('draft', '=', 1),
+              ),
+            ),
+          )
+          .execute();
+      }
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof VersionGone) return false;
+    throw err;
+  }
 }
 
 export async function setSubdomain(db: Db, siteId: string, subdomain: string): Promise<void> {

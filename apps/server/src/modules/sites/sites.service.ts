@@ -31,7 +31,7 @@ import {
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/job.js';
-import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
+import { addressKey, type RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { Sandbox } from '../../platform/sandbox/sandbox.js';
 import type { AnalyticsService } from '../analytics/analytics.service.js';
 import type { StorageService } from '../storage/storage.service.js';
@@ -47,7 +47,7 @@ import {
   editsSinceMirror,
   findDueSyncs,
   findSite,
-  findUnclaimedDemoIds,
+  findClaimableDemos,
   findVersion,
   insertRun,
   insertSite,
@@ -63,7 +63,8 @@ import {
   type RunStep,
 } from './sites.repository.js';
 import { parseSubdomain, randomSubdomain } from './subdomains.js';
-import { assertSiteEditable, mayStartScheduledSync } from './plan-limits.js';
+import { sitesOverVersionLimit } from './version-pruning.js';
+import { assertMayPublish, mayStartScheduledSync } from './plan-limits.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -82,37 +83,47 @@ export interface DemoClaim {
 
 /**
  * A visitor's demo mirrors become the account's sites after sign-up or sign-in: only existing,
- * unclaimed demo records, and no more than the plan's mirror allowance leaves room for.
+ * unclaimed demo records whose mirror did not fail, and no more than the plan's mirror allowance
+ * leaves room for (issue 31, item 1). When there is less room than demos, the one the visitor
+ * acted on (`firstId`: "Register to customize" on it) goes first, then completed mirrors newest
+ * first, then those still running. `claimedIds` are in that order.
  */
 export async function claimDemos(
   db: Db,
   user: { id: string; plan: PlanId },
   ids: readonly string[],
+  firstId?: string,
 ): Promise<DemoClaim> {
-  const unique = [...new Set(ids)];
-  const claimable = await findUnclaimedDemoIds(db, unique);
+  const unique = [...new Set(firstId ? [firstId, ...ids] : ids)];
+  const claimable = rankDemos(await findClaimableDemos(db, unique), firstId);
   const allowance = getPlan(user.plan).limits.mirrors;
   const room =
     allowance === null
       ? claimable.length
       : Math.max(0, allowance - (await countOwnedSites(db, user.id)));
-  const claimedIds = await claimDemoSites(
-    db,
-    user.id,
-    claimable.slice(0, room),
-    new Date().toISOString(),
+  const claimed = new Set(
+    await claimDemoSites(db, user.id, claimable.slice(0, room), new Date().toISOString()),
   );
+  const claimedIds = claimable.filter((id) => claimed.has(id));
   return {
     claimedIds,
     message: demoClaimMessage(claimedIds.length, unique.length, claimable.length > room),
   };
 }
 
+/** Demos (newest first) in the order a claim takes them: `firstId`, completed, then running. */
+function rankDemos(demos: { id: string; status: string }[], firstId: string | undefined) {
+  const rank = (demo: { id: string; status: string }) =>
+    demo.id === firstId ? 0 : demo.status === 'completed' ? 1 : 2;
+  // Array.prototype.sort is stable: within a rank the newest stays first.
+  return [...demos].sort((a, b) => rank(a) - rank(b)).map((demo) => demo.id);
+}
+
 function demoClaimMessage(claimed: number, asked: number, overAllowance: boolean): string {
   if (asked === 0) return 'No demo sites to claim.';
   const done = claimed === 1 ? 'Claimed 1 demo site.' : `Claimed ${claimed} demo sites.`;
   if (overAllowance) return `${done} Your plan's mirror limit is reached: upgrade to keep more.`;
-  if (claimed < asked) return `${done} The others no longer exist or were already claimed.`;
+  if (claimed < asked) return `${done} The others failed, no longer exist or were already claimed.`;
   return done;
 }
 
@@ -139,6 +150,8 @@ export interface SitesServiceDeps {
   afterDeletion(): void;
   /** The fidelity checks of these versions (issue 21); none without. */
   fidelitySummaries?(versionIds: readonly string[]): Promise<Map<string, FidelitySummary>>;
+  /** Deletes a site's versions beyond what its owner's plan keeps (issue 30, item 1). */
+  pruneVersions?(siteId: string): Promise<number>;
 }
 
 /** Reading the titles of older live versions, when sites are listed (once per version). */
@@ -292,7 +305,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         }
         await limitRuns(user);
       } else {
-        const hit = await deps.limiter.hit(`demo:ip:${ip}`, DEMO_RATE_LIMIT);
+        const hit = await deps.limiter.hit(addressKey('demo', ip), DEMO_RATE_LIMIT);
         if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, SITE_MESSAGES.demoLimit);
       }
 
@@ -376,7 +389,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       const site = await ownedSite(user, id);
       if (RUNNING.has(site.status)) throw conflict(SITE_MESSAGES.busy);
       // Beyond the plan's number of sites (after a downgrade) a site is read-only.
-      await assertSiteEditable(db, user, site.id);
+      await assertMayPublish(db, site.id);
       await limitRuns(user);
       await startRun(site.id, await carriedEdits(site.live_version_id));
       return toRecord((await findSite(db, site.id))!);
@@ -391,7 +404,10 @@ export function createSitesService(deps: SitesServiceDeps) {
       return versions.map((v) => toVersion(v, site.live_version_id, checks.get(v.id) ?? null));
     },
 
-    /** Rollback (or forward): the live pointer moves to a completed version in one update. */
+    /**
+     * Rollback (or forward, or a draft): the live pointer moves to a completed version in one
+     * update, through the publish gate like every other new live version.
+     */
     async publish(user: UserRow, id: string, versionId: string): Promise<CloneRecord> {
       const site = await ownedSite(user, id);
       const version = await findVersion(db, site.id, versionId);
@@ -399,7 +415,9 @@ export function createSitesService(deps: SitesServiceDeps) {
       if (version.status !== 'completed' || !version.manifest_hash) {
         throw new AppError('version_not_ready', 409, 'Only a completed version can be published.');
       }
-      await publishVersion(db, site.id, version);
+      await assertMayPublish(db, site.id);
+      // Pruned since it was read: gone, like a version that never existed.
+      if (!(await publishVersion(db, site.id, version))) throw notFound('Version not found.');
       deps.onPublished(site.id);
       return toRecord((await findSite(db, site.id))!);
     },
@@ -426,7 +444,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         if (!getPlan(user.plan).limits.scheduledSync) {
           throw forbidden(PLAN_LIMIT_MESSAGES.syncNeedsPlan);
         }
-        await assertSiteEditable(db, user, site.id);
+        await assertMayPublish(db, site.id);
       }
       await setSyncSchedule(
         db,
@@ -465,6 +483,10 @@ export function createSitesService(deps: SitesServiceDeps) {
       const expired = await deleteExpiredDemos(db, now.toISOString());
       expired.forEach((siteId) => deps.onPublished(siteId));
       if (expired.length > 0) deps.afterDeletion();
+      // Versions beyond what the owner's plan keeps (a downgrade lowers the count).
+      if (deps.pruneVersions) {
+        for (const siteId of await sitesOverVersionLimit(db)) await deps.pruneVersions(siteId);
+      }
       const due = await findDueSyncs(db, now.toISOString(), [...RUNNING] as SiteRow['status'][]);
       let synced = 0;
       for (const site of due) {

@@ -5,7 +5,9 @@ import {
   SUBDOMAIN_PATTERN,
   VERSION_PREVIEW_LABEL,
 } from '@mirror/contract';
+import type { Kysely, Transaction } from 'kysely';
 import { badRequest } from '../../errors.js';
+import type { Database } from '../../platform/db/schema.js';
 
 const ADJECTIVES = [
   'amber',
@@ -65,6 +67,30 @@ const NOUNS = [
 /** A readable random subdomain such as `swift-harbor-4821`. */
 export function randomSubdomain(): string {
   return `${ADJECTIVES[randomInt(ADJECTIVES.length)]}-${NOUNS[randomInt(NOUNS.length)]}-${randomInt(1000, 10000)}`;
+}
+
+const RANDOM_SUBDOMAIN = new RegExp(`^(?:${ADJECTIVES.join('|')})-(?:${NOUNS.join('|')})-\\d{4}$`);
+
+/**
+ * Whether the owner chose a subdomain (`bakery`) rather than got a random one (`swift-harbor-4821`):
+ * only a chosen one is affected when a plan without custom subdomains takes over.
+ */
+export function isChosenSubdomain(label: string): boolean {
+  return !RANDOM_SUBDOMAIN.test(label);
+}
+
+/** How many of an account's sites live on a subdomain their owner chose. */
+export async function countChosenSubdomains(
+  db: Kysely<Database> | Transaction<Database>,
+  ownerId: string,
+): Promise<number> {
+  const rows = await db
+    .selectFrom('sites')
+    .select('subdomain')
+    .where('owner_id', '=', ownerId)
+    .where('subdomain', 'is not', null)
+    .execute();
+  return rows.filter((row) => row.subdomain !== null && isChosenSubdomain(row.subdomain)).length;
 }
 
 /**

@@ -154,6 +154,34 @@ describe('storage: garbage collection', () => {
   });
 });
 
+describe('storage: what an account keeps (issue 30, item 1)', () => {
+  it("counts its versions' thumbnails and fidelity screenshots, sizes kept before they were recorded too", async () => {
+    const { t, site } = await setup();
+    const owner = await signUp(t);
+    const copy = await mirrorSite(t, site.url, owner.headers);
+    const before = (await usage(t, owner.headers)).usedBytes;
+    const thumbnail = await put(t, `a thumbnail ${randomUUID()}`.repeat(50));
+    const shot = await put(t, `a screenshot ${randomUUID()}`.repeat(80));
+    const db = t.app.database.db;
+    const live = await db
+      .selectFrom('sites')
+      .select('live_version_id')
+      .where('id', '=', copy.id)
+      .executeTakeFirstOrThrow();
+    // As rows made before sizes were kept: no size yet.
+    await db
+      .updateTable('site_versions')
+      .set({ thumbnail_hash: thumbnail.hash })
+      .where('id', '=', live.live_version_id!)
+      .execute();
+    await db
+      .insertInto('fidelity_blobs')
+      .values({ version_id: live.live_version_id!, hash: shot.hash })
+      .execute();
+    expect((await usage(t, owner.headers)).usedBytes).toBe(before + thumbnail.size + shot.size);
+  });
+});
+
 describe('storage: plan quota', () => {
   async function fillStorage(t: TestApp, siteId: string, bytes: number) {
     const db = t.app.database.db;

@@ -143,3 +143,56 @@ describe('S3 blob store: garbage collection', () => {
     expect(await store.removeTemporaries(new Date(Date.now() + 60_000))).toBe(1);
   });
 });
+
+describe('S3 blob store: a sweep meeting a writer (issue 30, item 8)', () => {
+  const body = (text: string) => chunks(Buffer.from(text), 4);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("keeps a body another process PUTs between the sweep's HEAD and its DELETE", async () => {
+    const s3 = await startS3Server();
+    cleanups.push(() => s3.close());
+    const options = { bucket: s3.bucket, prefix: 'blobs/', client: s3.client };
+    const sweeper = createS3BlobStore(options);
+    const writer = createS3BlobStore(options);
+    const reader = createS3BlobStore(options);
+    for (const store of [sweeper, writer, reader])
+      cleanups.push(async () => store.client.destroy());
+    const old = await sweeper.put(body('a body nothing refers to'));
+    const key = `blobs/${old.hash.slice(0, 2)}/${old.hash.slice(2, 4)}/${old.hash}`;
+    // S3 keeps seconds: the first write is before `between`, the writer's after it.
+    await sleep(1_100);
+    const between = new Date();
+    await sleep(1_100);
+
+    const keyOf = (args: unknown) => (args as { input?: { Key?: string } }).input?.Key;
+    let landed!: () => void;
+    const putLanded = new Promise<void>((resolve) => (landed = resolve));
+    writer.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName === 'PutObjectCommand' && keyOf(args) === key) landed();
+        return result;
+      },
+      { step: 'initialize', name: 'seePut' },
+    );
+    // The sweep has seen an old blob (HEAD); before its DELETE goes out, a run stores the body.
+    let stored: Promise<unknown> | undefined;
+    sweeper.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (!stored && context.commandName === 'DeleteObjectCommand' && keyOf(args) === key) {
+          stored = writer.put(body('a body nothing refers to'));
+          await putLanded;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'storeBeforeDelete' },
+    );
+
+    await sweeper.remove(old.hash, between);
+    expect(stored).toBeDefined();
+    await stored;
+    // put() answered, so the run relies on the blob: it is there.
+    expect(await reader.has(old.hash)).toBe(true);
+    expect((await readBlob(reader, old.hash)).toString()).toBe('a body nothing refers to');
+  });
+});

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -17,6 +18,16 @@ import { createPresenceCache, type StoredBlob, type SweepableBlobStore } from '@
 /** Bodies up to this size are hashed in memory and written in one request; larger ones stream. */
 const SMALL_BODY_BYTES = 1024 * 1024;
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
+/**
+ * `remove` deletes a blob only this soon after marking it; a writer waits at most
+ * `MARK_WAIT_MS` for a mark to go, and takes a mark older than `MARK_STALE_MS` (by the bucket's
+ * clock) for one a sweep that died left behind.
+ */
+const MARK_DELETES_WITHIN_MS = 20_000;
+const MARK_WAIT_MS = 60_000;
+const MARK_STALE_MS = 5 * 60_000;
+/** Writes of one body a writer tries before it gives up (each follows a sweep's deletion). */
+const MAX_WRITES = 5;
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -36,7 +47,14 @@ function isNotFound(error: unknown): boolean {
  * the filesystem store. A large body streams to a temporary key while it is hashed and is then
  * copied to its name, so a reader never sees a partial blob under a real name. A body stored again
  * is written again (unless this store wrote or saw it within `BLOB_PRESENCE_TTL_MS`), which renews
- * its LastModified for the garbage collector: a small body is one PUT either way.
+ * its LastModified for the garbage collector.
+ *
+ * S3 cannot delete a key only if it is unchanged, so `remove` (the collector's HEAD, then DELETE)
+ * and a writer storing the same body again (issue 30, item 8) meet through a mark: `remove` puts
+ * `{prefix}tmp/sweep-<sha256>` before its HEAD and deletes it after its DELETE; a writer, after its
+ * PUT, looks for the mark (present: waits for it to go, then writes again) and then for its blob
+ * (gone: a deletion finished in between, so it writes again). A PUT that landed between the HEAD
+ * and the DELETE is therefore always written once more after the DELETE.
  */
 export function createS3BlobStore(options: S3BlobStoreOptions): SweepableBlobStore & {
   client: S3Client;
@@ -49,6 +67,41 @@ export function createS3BlobStore(options: S3BlobStoreOptions): SweepableBlobSto
     if (!HASH_PATTERN.test(hash)) throw new Error(`not a blob hash: ${hash}`);
     return `${prefix}${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
   };
+  const markKeyOf = (hash: string) => `${prefix}tmp/sweep-${hash}`;
+
+  /** LastModified of a key, or null when there is none. */
+  async function modifiedAt(key: string): Promise<Date | null> {
+    try {
+      const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return head.LastModified ?? new Date(0);
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Whether a sweep is deleting the blob now (its mark is there and not left by a dead sweep). */
+  async function marked(hash: string): Promise<boolean> {
+    const at = await modifiedAt(markKeyOf(hash));
+    return at !== null && Date.now() - at.getTime() < MARK_STALE_MS;
+  }
+
+  /**
+   * After `write` stored a body: writes it again for as long as a sweep may have deleted it since
+   * (see above), so the blob is there when put() answers.
+   */
+  async function settle(hash: string, write: () => Promise<unknown>): Promise<void> {
+    for (let writes = 1; ; writes++) {
+      if (await marked(hash)) {
+        const until = Date.now() + MARK_WAIT_MS;
+        while (Date.now() < until && (await marked(hash))) await sleep(100);
+      } else if ((await modifiedAt(keyOf(hash))) !== null) {
+        return;
+      }
+      if (writes >= MAX_WRITES) throw new Error(`blob ${hash} kept being deleted while stored`);
+      await write();
+    }
+  }
 
   async function has(hash: string): Promise<boolean> {
     if (known.has(hash)) return true;
@@ -99,19 +152,24 @@ export function createS3BlobStore(options: S3BlobStoreOptions): SweepableBlobSto
           stream.end();
           await upload;
           if (!known.has(hash)) {
-            await client.send(
-              new CopyObjectCommand({
-                Bucket: bucket,
-                CopySource: `${bucket}/${tmpKey}`,
-                Key: keyOf(hash),
-              }),
-            );
+            const copy = () =>
+              client.send(
+                new CopyObjectCommand({
+                  Bucket: bucket,
+                  CopySource: `${bucket}/${tmpKey}`,
+                  Key: keyOf(hash),
+                }),
+              );
+            await copy();
+            await settle(hash, copy);
           }
           await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: tmpKey }));
         } else if (!known.has(hash)) {
-          await client.send(
-            new PutObjectCommand({ Bucket: bucket, Key: keyOf(hash), Body: Buffer.concat(chunks) }),
-          );
+          const body = Buffer.concat(chunks);
+          const write = () =>
+            client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(hash), Body: body }));
+          await write();
+          await settle(hash, write);
         }
         known.add(hash);
         return { hash, size };
@@ -143,18 +201,22 @@ export function createS3BlobStore(options: S3BlobStoreOptions): SweepableBlobSto
     },
     async remove(hash, writtenBefore) {
       const key = keyOf(hash);
-      let modifiedAt: Date | undefined;
+      const markKey = markKeyOf(hash);
+      const markedAt = Date.now();
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: markKey, Body: '' }));
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-        modifiedAt = head.LastModified;
-      } catch (error) {
-        if (isNotFound(error)) return false;
-        throw error;
+        const written = await modifiedAt(key);
+        if (!written || written.getTime() >= writtenBefore.getTime()) return false;
+        // Writers wait only so long for a mark to go.
+        if (Date.now() - markedAt > MARK_DELETES_WITHIN_MS) return false;
+        known.delete(hash);
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        return true;
+      } finally {
+        await client
+          .send(new DeleteObjectCommand({ Bucket: bucket, Key: markKey }))
+          .catch(() => undefined);
       }
-      if (!modifiedAt || modifiedAt.getTime() >= writtenBefore.getTime()) return false;
-      known.delete(hash);
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
-      return true;
     },
     async removeTemporaries(olderThan) {
       let removed = 0;

@@ -134,10 +134,17 @@ export interface SiteVersionsTable {
   draft: ColumnType<number, number | undefined, number>;
   /** Blob of the version's thumbnail (JPEG), made by a job after the version completed. */
   thumbnail_hash: NullableText;
+  /** The thumbnail's bytes (counted against the owner's storage); null: not measured yet. */
+  thumbnail_size: ColumnType<number | null, number | null | undefined, number | null>;
   /** The home page's title (`cleanSiteTitle`); '' when it has none, null when not read yet. */
   title: NullableText;
   /** A rewrite that used up the site's one-off payment: that payment's time, given back on failure. */
   rewrite_credit: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /**
+   * The edit plan the run's planner answered (`PlanningResult` as JSON), kept as soon as it
+   * answered: a retry reuses it, and a rewrite whose model answered has used its payment.
+   */
+  planned: NullableText;
   /** 1 for the edits a re-mirror or sync re-applies: published at once, like the mirror. */
   carried: ColumnType<number, number | undefined, number>;
   /** Plain descriptions of the applied plan's ops, one per op (JSON `string[]`). */
@@ -171,13 +178,72 @@ export interface FidelityReportsTable {
   repaired_version_id: NullableText;
   requested_at: Timestamp;
   checked_at: Timestamp | null;
+  /** While it runs: page renders compared, of those planned (pages × widths); null before. */
+  progress_done: ColumnType<number | null, number | null | undefined, number | null>;
+  progress_total: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The screenshots of a version's fidelity report. */
 export interface FidelityBlobsTable {
   version_id: string;
   hash: string;
+  /** Bytes (counted against the owner's storage); null: not measured yet. */
+  size: ColumnType<number | null, number | null | undefined, number | null>;
 }
+
+/**
+ * A blob a run in progress refers to without having written it (a 304 revalidation, a file
+ * carried over from another version, an upload): the storage sweep keeps it while the hold lasts.
+ */
+export interface BlobHoldsTable {
+  /** The run: its version's id, or `fidelity:<version id>` for a fidelity check. */
+  holder: string;
+  hash: string;
+  taken_at: Timestamp;
+}
+
+/** A blob a storage sweep is deleting right now: a run taking a hold on it waits for the sweep. */
+export interface BlobSweepMarksTable {
+  hash: string;
+  sweep_id: string;
+  marked_at: Timestamp;
+}
+
+/**
+ * One attempt to pay a site's one-off AI rewrite (issue 30, item 9), claimed before the provider is
+ * called: its id is the provider's idempotency key, and `open_site_id` (unique) holds the site while
+ * the attempt is under way, so a site never has two charges going at once.
+ */
+export interface RewritePaymentsTable {
+  id: string;
+  site_id: string;
+  user_id: string;
+  open_site_id: NullableText;
+  status: RewritePaymentStatus;
+  payment_intent_id: NullableText;
+  payment_method_id: string;
+  amount: number;
+  /** The rewrite this payment opened: the value it wrote to `sites.ai_rewrite_paid_at`. */
+  paid_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/**
+ * `charging`: the provider is being asked; `requires_action`: waiting for 3-D Secure; `succeeded`:
+ * paid, the rewrite opened; `failed`: declined or refused; `abandoned`: a newer attempt replaced it
+ * (a late success is refunded unless nothing else opened the rewrite); `refund_due`: paid twice
+ * for one rewrite, to be refunded; `refunded` and `disputed`: as the provider reported.
+ */
+export type RewritePaymentStatus =
+  | 'charging'
+  | 'requires_action'
+  | 'succeeded'
+  | 'failed'
+  | 'abandoned'
+  | 'refund_due'
+  | 'refunded'
+  | 'disputed';
 
 export type VersionKind = 'mirror' | 'customize' | 'rewrite';
 type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
@@ -474,6 +540,9 @@ export interface Database {
   version_blobs: VersionBlobsTable;
   fidelity_reports: FidelityReportsTable;
   fidelity_blobs: FidelityBlobsTable;
+  rewrite_payments: RewritePaymentsTable;
+  blob_holds: BlobHoldsTable;
+  blob_sweep_marks: BlobSweepMarksTable;
   jobs: JobsTable;
   site_visits: SiteVisitsTable;
   site_visit_keys: SiteVisitKeysTable;

@@ -234,7 +234,8 @@ export function createLocalJobQueue(
         running.set(job.id, { promise, abort });
       }
     } catch (err) {
-      log.error({ err }, 'polling the job queue failed');
+      // A poll that began just before `stop` may end after the database is closed: not a fault.
+      if (!stopping) log.error({ err }, 'polling the job queue failed');
     } finally {
       pumping = false;
     }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { addressGroupOf } from '../../lib/client-address.js';
 import type { Db } from '../db/database.js';
 
 export interface RateLimitRule {
@@ -15,6 +16,15 @@ export interface RateLimitResult {
 export interface RateLimiter {
   /** Counts one hit against `key` and says whether it is within the rule. */
   hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+}
+
+/**
+ * The key of a per-address limit (`login:ip:198.51.100.7`). IPv6 addresses are counted by their
+ * /64 (`login:ip:2001:db8:1:2::/64`): a client given a /64 could otherwise send each request from
+ * a new address and never be counted twice.
+ */
+export function addressKey(scope: string, address: string): string {
+  return `${scope}:ip:${addressGroupOf(address)}`;
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
  * The child side of the sandbox (`sandbox.ts`): receives one task, imports its module, runs it,
- * sends the answer and exits. Anything thrown where nobody catches it ends this process only.
+ * sends the answer and exits. Anything thrown where nobody catches it ends this process only. It
+ * holds no storage settings: its blob store is the parent's, over the IPC channel.
  */
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { createBlobStore } from '../blobs/blob-store.js';
+import { setChromiumSandbox } from '@mirror/engine';
+import { createChannelBlobStore, errorData } from './blob-channel.js';
 import type { SandboxContext } from './sandbox.js';
-import type { LogLevel, TaskErrorData, ToChild, ToParent } from './sandbox-protocol.js';
+import type { LogLevel, ToChild, ToParent } from './sandbox-protocol.js';
 
 type TaskModule = { run(input: unknown, context: SandboxContext): Promise<unknown> };
 
@@ -44,35 +46,23 @@ function send(message: ToParent): Promise<void> {
   });
 }
 
-function codeOf(value: unknown): string | undefined {
-  const code = (value as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function describe(error: unknown): TaskErrorData {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
-  const code = codeOf(error);
-  const causeCode = codeOf(error.cause);
-  return {
-    name: error.name,
-    message: error.message,
-    ...(code ? { code } : {}),
-    ...(causeCode ? { causeCode } : {}),
-  };
-}
-
 async function fail(error: unknown, exitCode: number): Promise<never> {
-  await send({ type: 'failed', error: describe(error) });
+  await send({ type: 'failed', error: errorData(error) });
   process.exit(exitCode);
 }
 
 const controller = new AbortController();
 let started = false;
+const blobs = createChannelBlobStore((id, call) => {
+  if (process.connected) process.send!({ type: 'blob', id, call } satisfies ToParent);
+});
 
 async function start(message: Extract<ToChild, { type: 'start' }>): Promise<void> {
+  setChromiumSandbox(message.chromiumSandbox);
   const task = (await import(message.module)) as TaskModule;
   const context: SandboxContext = {
-    blobs: createBlobStore(message.blobs),
+    blobs: blobs.store,
+    outputDir: message.outputDir,
     signal: controller.signal,
     progress: (value) => void send({ type: 'progress', value }),
     log: (level: LogLevel, msg: string, fields: Record<string, unknown> = {}) =>
@@ -89,7 +79,9 @@ process.on('disconnect', () => process.exit(1));
 process.on('uncaughtException', (error) => void fail(error, 70));
 process.on('unhandledRejection', (error) => void fail(error, 70));
 process.on('message', (message: ToChild) => {
-  if (message.type === 'abort') {
+  if (message.type === 'blob') {
+    blobs.receive(message.id, message.answer);
+  } else if (message.type === 'abort') {
     controller.abort(new Error('The run was stopped.'));
   } else if (message.type === 'start' && !started) {
     started = true;

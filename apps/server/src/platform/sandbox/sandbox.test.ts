@@ -159,7 +159,8 @@ describe('sandbox', () => {
         misbehaviourTask,
         { kind: 'grandchild' },
         {
-          timeoutMs: 2_500,
+          // Long enough for the child to start and report under a loaded CI machine (2.5 s was not).
+          timeoutMs: 10_000,
           onProgress: (p) => (grandchild = (p as { grandchild: number }).grandchild),
         },
       )

@@ -9,13 +9,19 @@
  * child's heap is capped by V8, the memory of the child and everything it started (Chromium) is
  * measured here every second, and the time limit is a timer here. Over a limit, the whole process
  * tree is killed.
+ *
+ * Privileges are kept from it too (issue 30, item 7): the child gets a minimal environment and no
+ * storage settings (its blob store is this process's, over IPC: `blob-channel.ts`); under a root
+ * server it runs as an unprivileged user, and its Chromium with its own sandbox where the kernel
+ * allows (`run-user.ts`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BlobStore } from '@mirror/engine';
-import type { BlobStoreSettings } from '../blobs/blob-store.js';
+import { createBlobStore, type BlobStoreSettings } from '../blobs/blob-store.js';
+import { serveBlobs } from './blob-channel.js';
 import {
   killProcesses,
   killTree,
@@ -23,6 +29,15 @@ import {
   residentBytes,
   type ProcessRef,
 } from './process-tree.js';
+import {
+  makeRunFolder,
+  removeRunFolder,
+  runEnv,
+  removeStaleRunFolders,
+  runPrivileges,
+  takeOutput,
+  type RunPrivileges,
+} from './run-user.js';
 import type { LogLevel, TaskErrorData, ToChild, ToParent } from './sandbox-protocol.js';
 
 const MiB = 1024 * 1024;
@@ -46,13 +61,15 @@ export const SANDBOX_DEFAULTS = {
 
 /** What a task module's `run` gets besides its input. */
 export interface SandboxContext {
-  /** The deployment's blob store, opened in the child. */
+  /** The deployment's blob store, held by the parent (the run has no storage credentials). */
   blobs: BlobStore;
   /** Aborted when the parent cancels the run (shutdown): stop soon. */
   signal: AbortSignal;
   /** Sends a progress value to the parent's `onProgress`. */
   progress(value: unknown): void;
   log(level: LogLevel, msg: string, fields?: Record<string, unknown>): void;
+  /** An empty folder of the run's for the files it hands back (see `SandboxRunOptions.output`). */
+  outputDir: string;
 }
 
 /** A task: a module that exports `run(input, context)`, named by its file URL. */
@@ -119,6 +136,11 @@ export interface SandboxRunOptions {
   signal?: AbortSignal;
   onProgress?(value: unknown): void;
   log?: SandboxLogger;
+  /**
+   * Where the files the run writes in `context.outputDir` go when it answers (an export's folder;
+   * must not exist yet). They are taken back first (`takeBack`): the server's, plain files only.
+   */
+  output?: string;
 }
 
 /** pino's shape (a job's logger). */
@@ -137,6 +159,10 @@ export interface SandboxResult<O> {
 export interface SandboxOptions {
   blobs: BlobStoreSettings;
   memoryMb: number;
+  /** The user runs switch to when the server runs as root (MIRROR_SANDBOX_USER); default nobody. */
+  user?: string;
+  /** Says once how runs are isolated (their user, Chromium's sandbox or why not). */
+  log?: Pick<SandboxLogger, 'info' | 'warn'>;
 }
 
 export interface Sandbox {
@@ -149,6 +175,8 @@ export interface Sandbox {
   readonly active: number;
   /** Runs started so far (tests prove that a refused request started none). */
   readonly started: number;
+  /** Who the runs are and whether their Chromium sandboxes itself. */
+  readonly privileges: RunPrivileges;
   /** Kills every run in progress (the process is exiting). */
   killAll(): void;
 }
@@ -162,29 +190,61 @@ function loaderArgs(module: string): string[] {
   return module.endsWith('.ts') ? ['--conditions', '@mirror/source', '--import', 'tsx'] : [];
 }
 
-/**
- * The environment a run gets: what Node, Chromium and the S3 client need, and no secret of the
- * server's (database, payments, AI keys): code that parses a stranger's page should hold nothing
- * worth stealing. The blob store's own settings arrive over IPC.
- */
-function childEnv(): NodeJS.ProcessEnv {
-  const keep =
-    /^(PATH|HOME|TMPDIR|TMP|TEMP|LANG|LANGUAGE|TZ|NODE_ENV|LC_\w+|XDG_\w+|FONTCONFIG_\w+|AWS_\w+)$/;
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (keep.test(name)) env[name] = value;
-  return env;
-}
-
 function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
   const lastLine = stderr.trim().split('\n').filter(Boolean).pop();
   const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
   return lastLine ? `${how}: ${lastLine.slice(0, 300)}` : how;
 }
 
+/**
+ * Runs of every sandbox of this process, each with what stops it and removes its folders: when
+ * the process exits without closing its sandboxes (a test worker, a crash), its runs still go.
+ */
+const everyRun = new Set<() => void>();
+let stopsAtExit = false;
+
+function stopAtExit(stop: () => void): void {
+  everyRun.add(stop);
+  if (stopsAtExit) return;
+  stopsAtExit = true;
+  process.once('exit', () => {
+    for (const each of everyRun) each();
+  });
+}
+
+/** The start-up line that says how runs are isolated. */
+function describePrivileges(
+  privileges: RunPrivileges,
+  log: Pick<SandboxLogger, 'info' | 'warn'> | undefined,
+): void {
+  const { user } = privileges;
+  const fields = {
+    sandboxUser: user ? `${user.name} (${user.uid}:${user.gid})` : null,
+    chromiumSandbox: privileges.chromiumSandbox,
+  };
+  log?.info(
+    fields,
+    user
+      ? `sandboxed runs run as ${user.name} (${user.uid}:${user.gid})`
+      : `sandboxed runs run as the server's user: ${privileges.sameUserReason}`,
+  );
+  if (!privileges.chromiumSandbox) {
+    log?.warn(
+      fields,
+      `Chromium runs without its own sandbox (--no-sandbox): ${privileges.noChromiumSandboxReason}`,
+    );
+  }
+}
+
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const running = new Set<ChildProcess>();
+  /** Runs in progress, each with what stops it and removes its folders. */
+  const running = new Map<ChildProcess, () => void>();
   let started = 0;
   const procAvailable = fs.existsSync('/proc/self/stat');
+  const privileges = runPrivileges(options.user ?? 'nobody');
+  const { user } = privileges;
+  describePrivileges(privileges, options.log);
+  removeStaleRunFolders(user);
 
   async function run<I, O>(
     task: SandboxTask<I, O>,
@@ -199,13 +259,23 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     let peakBytes = 0;
     const usage = (): SandboxUsage => ({ peakBytes, durationMs: Date.now() - startedAt });
 
-    const child = fork(childEntry, [], {
-      execArgv: [...loaderArgs(task.module), `--max-old-space-size=${heapMb}`],
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: childEnv(),
-    });
-    running.add(child);
+    const loader = loaderArgs(task.module);
+    const folder = makeRunFolder(user, { sharedTmp: loader.length > 0 });
+    // This run's own store: what it remembers having written is what this run wrote.
+    const store = createBlobStore(options.blobs);
+    let child: ChildProcess;
+    try {
+      child = fork(childEntry, [], {
+        execArgv: [...loader, `--max-old-space-size=${heapMb}`],
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        env: runEnv(folder),
+        ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      });
+    } catch (error) {
+      removeRunFolder(folder, user);
+      throw error;
+    }
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-SANDBOX_DEFAULTS.stderrTail);
@@ -229,13 +299,31 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         settled = true;
         outcome();
       };
+      let cleaned = false;
       const cleanUp = () => {
+        if (cleaned) return;
+        cleaned = true;
         for (const timer of timers) clearTimeout(timer);
         clearInterval(memoryWatch);
         runOptions.signal?.removeEventListener('abort', onAbort);
         running.delete(child);
+        everyRun.delete(stop);
+        blobServer.close();
+        if ('client' in store) (store.client as { destroy(): void }).destroy();
+        try {
+          removeRunFolder(folder, user);
+        } catch {
+          // A folder that cannot be removed is left to the system's temporary-file cleaning.
+        }
       };
 
+      const stop = () => {
+        if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+          killTree(child.pid);
+        cleanUp();
+      };
+      running.set(child, stop);
+      stopAtExit(stop);
       const limitTimer = setTimeout(() => kill('timeout'), runOptions.timeoutMs);
       timers.push(limitTimer);
       let treeReadAt = 0;
@@ -260,9 +348,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const send = (message: ToChild) => {
         if (child.connected) child.send(message, () => undefined);
       };
+      const blobServer = serveBlobs(store, (id, answer) => send({ type: 'blob', id, answer }));
 
       child.on('message', (message: ToParent) => {
         switch (message.type) {
+          case 'blob':
+            blobServer.handle(message.id, message.call);
+            break;
           case 'progress':
             runOptions.onProgress?.(message.value);
             break;
@@ -270,7 +362,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
             runOptions.log?.[message.level](message.fields, message.msg);
             break;
           case 'done':
-            settle(() => resolve({ output: message.output as O, usage: usage() }));
+            try {
+              // What the run wrote is the server's again before anyone reads it.
+              if (!settled && runOptions.output) takeOutput(folder, user, runOptions.output);
+              settle(() => resolve({ output: message.output as O, usage: usage() }));
+            } catch (error) {
+              const why = error instanceof Error ? error.message : String(error);
+              settle(() =>
+                reject(
+                  new SandboxError('crashed', `The run's files could not be kept: ${why}`, usage()),
+                ),
+              );
+            }
             // It exits by itself; one that does not is not left behind.
             timers.push(setTimeout(() => kill('crashed'), SANDBOX_DEFAULTS.exitGraceMs));
             break;
@@ -319,7 +422,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         type: 'start',
         module: task.module,
         input,
-        blobs: options.blobs,
+        chromiumSandbox: privileges.chromiumSandbox,
+        outputDir: folder.out,
       });
     });
   }
@@ -332,8 +436,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     get started() {
       return started;
     },
+    privileges,
     killAll() {
-      for (const child of running) if (child.pid !== undefined) killTree(child.pid);
+      // The process is exiting: it may not hear of the runs' end, so their folders go now.
+      for (const stop of running.values()) stop();
     },
   };
 }

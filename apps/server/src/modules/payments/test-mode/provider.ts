@@ -389,6 +389,25 @@ export function createTestPaymentProvider(deps: TestProviderDeps): TestPaymentPr
       };
     },
 
+    async refundPaymentIntent(paymentIntentId, idempotencyKey) {
+      // Test mode keeps no charges: a refund is the event Stripe would send (once per key).
+      await idempotent(db, idempotencyKey, async (trx) => {
+        const intent = await trx
+          .selectFrom('testmode_payment_intents')
+          .select(['id', 'status'])
+          .where('id', '=', paymentIntentId)
+          .executeTakeFirst();
+        if (intent?.status !== 'succeeded') throw new Error(`${paymentIntentId} was not paid`);
+        await outbox.queue(trx, {
+          type: 'payment.refunded',
+          paymentIntentId: intent.id,
+          fully: true,
+        });
+        return null;
+      });
+      await outbox.deliver();
+    },
+
     async confirmPayment(customerId, clientSecret, approve) {
       const result = await db.transaction().execute(async (trx) => {
         const intent = await findIntentBySecret(trx, customerId, clientSecret);

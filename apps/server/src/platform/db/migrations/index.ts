@@ -18,6 +18,9 @@ import * as m0016 from './0016-visit-analytics.js';
 import * as m0017 from './0017-site-titles.js';
 import * as m0018 from './0018-run-progress.js';
 import * as m0019 from './0019-fidelity-reports.js';
+import * as m0020KeptBlobs from './0020-kept-blobs.js';
+import * as m0021FidelityProgress from './0021-fidelity-progress.js';
+import * as m0022RewritePayments from './0022-rewrite-payments.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -44,4 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0017-site-titles': m0017,
   '0018-run-progress': m0018,
   '0019-fidelity-reports': m0019,
+  '0020-kept-blobs': m0020KeptBlobs,
+  '0021-fidelity-progress': m0021FidelityProgress,
+  '0022-rewrite-payments': m0022RewritePayments,
 };

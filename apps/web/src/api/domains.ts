@@ -1,5 +1,6 @@
 import {
   DOMAIN_MESSAGES,
+  type AiRewritePricingResponse,
   type CustomDomain,
   type DeployBody,
   type DomainCheckResponse,
@@ -44,5 +45,16 @@ export function deleteDomain(
 ): Promise<{ success: boolean; message: string }> {
   return api.delete(`/domains/${DELETE_KINDS[kind]}/${encodeURIComponent(id)}`, {
     defaultMessage: DOMAIN_MESSAGES.deleteFailed,
+  });
+}
+
+/**
+ * `GET /domains/ai-rewrite-pricing` (open to everyone): what a rewrite costs users without a paid
+ * plan, in cents, and whether this server can rewrite at all (`available`: an AI model is set up).
+ */
+export function getRewritePricing(signal?: AbortSignal): Promise<AiRewritePricingResponse> {
+  return api.get<AiRewritePricingResponse>('/domains/ai-rewrite-pricing', {
+    defaultMessage: 'Failed to get pricing',
+    signal,
   });
 }

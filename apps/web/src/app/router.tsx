@@ -1,50 +1,45 @@
-import { lazy, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES } from '@mirror/contract';
 import { STATIC_PAGES, paths } from '../config/paths';
+import { lazyScreen } from '../lib/i18n';
 import { LandingRoute } from './routes/landing';
 import { RequireAuth } from './routes/require-auth';
 import { AppLayout } from './shell/app-layout';
 
-/** React.lazy for modules with named exports. */
-function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
-}
-
-const DashboardPage = lazyNamed(
+const DashboardPage = lazyScreen(
   () => import('../features/dashboard/components/dashboard-page'),
   'DashboardPage',
 );
-const SitePage = lazyNamed(() => import('../features/sites/components/site-page'), 'SitePage');
-const DomainPage = lazyNamed(
+const SitePage = lazyScreen(() => import('../features/sites/components/site-page'), 'SitePage');
+const DomainPage = lazyScreen(
   () => import('../features/domains/components/domain-page'),
   'DomainPage',
 );
-const ParkDomainPage = lazyNamed(
+const ParkDomainPage = lazyScreen(
   () => import('../features/domains/components/park-domain-page'),
   'ParkDomainPage',
 );
-const BillingPage = lazyNamed(
+const BillingPage = lazyScreen(
   () => import('../features/billing/components/billing-page'),
   'BillingPage',
 );
-const ProfilePage = lazyNamed(
+const ProfilePage = lazyScreen(
   () => import('../features/profile/components/profile-page'),
   'ProfilePage',
 );
-const SettingsPage = lazyNamed(
+const SettingsPage = lazyScreen(
   () => import('../features/settings/components/settings-page'),
   'SettingsPage',
 );
-const ResetPasswordPage = lazyNamed(
+const ResetPasswordPage = lazyScreen(
   () => import('../features/auth/components/reset-password-page'),
   'ResetPasswordPage',
 );
-const StaticPage = lazyNamed(
+const StaticPage = lazyScreen(
   () => import('../features/info-pages/components/static-page'),
   'StaticPage',
-) as ComponentType<{ name: (typeof STATIC_PAGES)[number] }>;
-const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
+);
+const NotFoundRoute = lazyScreen(() => import('./routes/not-found'), 'NotFoundRoute');
 
 export function createRoutes(): RouteObject[] {
   return [

@@ -11,9 +11,19 @@ import {
 
 export type DialogName = 'login' | 'register' | 'dns';
 
+export interface DialogOptions {
+  /**
+   * The demo mirror a visitor acted on ("Register to customize"): the sign-up or login that
+   * follows claims it first and lands on its page (issue 31, item 1).
+   */
+  demoId?: string;
+}
+
 export interface DialogsContextValue {
   open: DialogName | null;
-  openDialog: (name: DialogName) => void;
+  /** The demo of the dialog opened with one; kept while login and register switch. */
+  demoId: string | null;
+  openDialog: (name: DialogName, options?: DialogOptions) => void;
   closeDialog: () => void;
 }
 
@@ -22,19 +32,27 @@ const DialogsContext = createContext<DialogsContextValue | null>(null);
 /** Login, register and DNS setup are mutually exclusive: one state holds the open one. */
 export function DialogsProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState<DialogName | null>(null);
+  const [demoId, setDemoId] = useState<string | null>(null);
   const opener = useRef<HTMLElement | null>(null);
 
-  const openDialog = useCallback((name: DialogName) => {
-    setOpen((current) => {
+  // The open dialog as of the last call (state updates land later): is this one opened afresh?
+  const current = useRef<DialogName | null>(null);
+
+  const openDialog = useCallback((name: DialogName, options?: DialogOptions) => {
+    if (current.current === null) {
       // Remember who opened the first dialog; switching login ⇄ register keeps it.
-      if (current === null && document.activeElement instanceof HTMLElement) {
-        opener.current = document.activeElement;
-      }
-      return name;
-    });
+      if (document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+      setDemoId(options?.demoId ?? null);
+    } else if (options?.demoId) setDemoId(options.demoId);
+    current.current = name;
+    setOpen(name);
   }, []);
 
-  const closeDialog = useCallback(() => setOpen(null), []);
+  const closeDialog = useCallback(() => {
+    current.current = null;
+    setOpen(null);
+    setDemoId(null);
+  }, []);
 
   useEffect(() => {
     if (open !== null) return;
@@ -43,7 +61,10 @@ export function DialogsProvider({ children }: { children: ReactNode }) {
     if (element && element.isConnected) element.focus();
   }, [open]);
 
-  const value = useMemo(() => ({ open, openDialog, closeDialog }), [open, openDialog, closeDialog]);
+  const value = useMemo(
+    () => ({ open, demoId, openDialog, closeDialog }),
+    [open, demoId, openDialog, closeDialog],
+  );
   return <DialogsContext.Provider value={value}>{children}</DialogsContext.Provider>;
 }
 

@@ -52,7 +52,12 @@ export function downgradeConsequences(
   for (const { date, domains } of domainsByDay(preview, locale)) {
     lines.push(t('billing.downgrade.domains', { domains: domains.join(', '), date }));
   }
-  if (!preview.customSubdomain && getPlan(current).limits.customSubdomain) {
+  // Only where the owner chose a subdomain: random ones are what every plan gets anyway.
+  if (
+    !preview.customSubdomain &&
+    getPlan(current).limits.customSubdomain &&
+    preview.chosenSubdomains > 0
+  ) {
     lines.push(t('billing.downgrade.subdomains'));
   }
   if (lines.length === 0) lines.push(t('billing.downgrade.nothing'));

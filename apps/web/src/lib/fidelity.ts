@@ -1,7 +1,7 @@
 import type { FidelitySummary } from '@mirror/contract';
 import { formatNumber, formatPercent } from './format';
 
-type Translate = (key: string, vars?: Record<string, string | number>) => string;
+export type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
 /**
  * The one line that says how faithful a version is (issue 21), shared by the site page and the
@@ -31,4 +31,22 @@ export function fidelityScoreText(
 ): string | null {
   if (summary?.state !== 'completed' || summary.score === null) return null;
   return t('fidelity.score', { score: formatPercent(locale, summary.score) });
+}
+
+/**
+ * A count in words ("1 page", "3 pages"): `{key}.{category}` for the language's plural category
+ * (Intl.PluralRules: one, few, many…), falling back to `{key}.other`.
+ */
+export function countText(
+  t: Translate,
+  locale: string,
+  key: string,
+  count: number,
+  vars: Record<string, string | number> = {},
+): string {
+  const category = new Intl.PluralRules(locale).select(count);
+  const withCount = { ...vars, count: formatNumber(locale, count) };
+  const exact = `${key}.${category}`;
+  const text = t(exact, withCount);
+  return text === exact ? t(`${key}.other`, withCount) : text;
 }

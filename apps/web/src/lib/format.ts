@@ -24,7 +24,10 @@ export function formatNumber(locale: string, value: number): string {
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 
-/** 1536 → "1.5 kB" in the reader's language. */
+/**
+ * 1536 → "1.5 kB", 0 → "0 bytes", 1 → "1 byte", in the reader's language. Below a kilobyte the
+ * unit is written out, so it follows the language's plural rules ("0 byte" is short for both).
+ */
 export function formatBytes(locale: string, bytes: number): string {
   let value = Math.max(0, bytes);
   let unit = 0;
@@ -35,9 +38,20 @@ export function formatBytes(locale: string, bytes: number): string {
   return new Intl.NumberFormat(locale, {
     style: 'unit',
     unit: BYTE_UNITS[unit],
-    unitDisplay: 'short',
+    unitDisplay: unit === 0 ? 'long' : 'short',
     maximumFractionDigits: unit === 0 ? 0 : 1,
   }).format(value);
+}
+
+/** 200 cents in usd → `$2`; whole amounts without decimals, as the SPEC writes the price. */
+export function formatPrice(locale: string, cents: number, currency: string): string {
+  const amount = cents / 100;
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(amount);
 }
 
 export function formatUsd(locale: string, amount: number): string {

@@ -32,16 +32,23 @@ function Providers({ children }: { children: ReactNode }) {
 }
 
 /**
- * Renders a component with the app's providers at `route`, in English. Each render has its own
+ * Renders a component with the app's providers at `route` (with the location `state` a link
+ * handed over, if any), in English. Each render has its own
  * query cache: nothing is shared between tests, nothing retries, and no garbage-collection timer
  * outlives the test.
  */
-export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
+export function renderWithProviders(
+  ui: ReactElement,
+  { route = '/', state }: { route?: string; state?: unknown } = {},
+) {
   const queryClient = createQueryClient({ retry: false, gcTime: Infinity });
+  // `state`: what a link handed to the page (the router's location state).
+  const [pathname = '/', search = ''] = route.split(/(?=\?)/);
+  const entry = state === undefined ? route : { pathname, search, state };
   return render(
     <QueryClientProvider client={queryClient}>
       <I18nProvider initialLocale="en">
-        <MemoryRouter initialEntries={[route]}>
+        <MemoryRouter initialEntries={[entry]}>
           <Suspense fallback={null}>
             <Routes>
               <Route path="*" element={<Providers>{ui}</Providers>} />

@@ -1,7 +1,14 @@
 import { notifyManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { loadEnglish } from '../lib/i18n/load-messages';
 import './console-guard';
+
+// The app loads most of English with its first screen other than the landing page (`lazyScreen`);
+// tests render screens directly, so all of it is here first.
+beforeAll(async () => {
+  await loadEnglish();
+});
 
 // TanStack Query delivers its updates with setTimeout(0): on the real clock, so tests that fake
 // timers (to step through polling) still see the answers of the local test server.

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { Footer } from '../../components/layout/footer';
 import { Navbar } from '../../components/layout/navbar';
@@ -8,15 +8,16 @@ import { PageLoader } from '../../components/ui/page-loader';
 import { Toaster } from '../../components/ui/toaster';
 import { AuthProvider } from '../../lib/auth-provider';
 import { DialogsProvider } from '../../lib/dialogs';
-import { useI18n } from '../../lib/i18n';
+import { lazyScreen, useI18n } from '../../lib/i18n';
 import { LoadingProvider } from '../../lib/loading';
 import { createQueryClient } from '../query-client';
 import { ScrollManager } from './scroll-manager';
 
 // The login and register dialogs load on first use, keeping them out of the landing bundle.
-const AuthDialogs = lazy(async () => ({
-  default: (await import('../../features/auth/components/auth-dialogs')).AuthDialogs,
-}));
+const AuthDialogs = lazyScreen(
+  () => import('../../features/auth/components/auth-dialogs'),
+  'AuthDialogs',
+);
 
 /** Root route element: the providers that need the router, then header, page, footer. */
 export function AppLayout() {

@@ -130,6 +130,7 @@ export function DraftReview({
   const busy = disabled || pending !== null;
   const stacked = width > 0 && width < STACK_BELOW;
   const column = mode === 'side' && !stacked ? (width - GAP) / 2 : width;
+  const sliderScale = width > 0 ? Math.min(1, width / REVIEW_WIDTHS[device]) : 1;
   const frameTitle = (which: 'live' | 'draft', url: string) =>
     t('mirror.review.frameTitle', { label: t(`mirror.review.${which}`), url });
 
@@ -196,49 +197,62 @@ export function DraftReview({
             </figure>
           </>
         ) : (
-          <div className="draft-slider" data-testid="draft-slider">
-            {liveUrl && (
-              <div className="draft-layer">
-                <ScaledFrame
-                  url={liveUrl}
-                  title={frameTitle('live', liveUrl)}
-                  device={device}
-                  room={width}
-                  interactive={false}
-                />
-              </div>
-            )}
-            {draftUrl && (
-              <div
-                className="draft-layer draft-layer-top"
-                style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }}
-              >
-                <ScaledFrame
-                  url={draftUrl}
-                  title={frameTitle('draft', draftUrl)}
-                  device={device}
-                  room={width}
-                  interactive={false}
-                />
-              </div>
-            )}
-            <span className="draft-divider" style={{ insetInlineStart: `${split}%` }} aria-hidden />
-            <span className="draft-slider-label draft-slider-label-start" aria-hidden>
-              {t('mirror.review.draft')}
-            </span>
-            <span className="draft-slider-label draft-slider-label-end" aria-hidden>
-              {t('mirror.review.live')}
-            </span>
-            <input
-              type="range"
-              className="draft-range"
-              min={0}
-              max={100}
-              value={split}
-              aria-label={t('mirror.review.sliderLabel')}
-              aria-valuetext={t('mirror.review.sliderValue', { percent: split })}
-              onChange={(event) => setSplit(Number(event.target.value))}
-            />
+          <div className="draft-slider-wrap">
+            {/*
+              Above the pages, not over them (issue 31): over a page they hid its navigation.
+              As wide as the pages, so each name stands over its side.
+            */}
+            <div
+              className="draft-slider-legend"
+              aria-hidden
+              data-testid="draft-slider-legend"
+              style={{ inlineSize: REVIEW_WIDTHS[device] * sliderScale }}
+            >
+              <span className="draft-slider-label">← {t('mirror.review.draft')}</span>
+              <span className="draft-slider-label">{t('mirror.review.live')} →</span>
+            </div>
+            <div className="draft-slider" data-testid="draft-slider">
+              {liveUrl && (
+                <div className="draft-layer">
+                  <ScaledFrame
+                    url={liveUrl}
+                    title={frameTitle('live', liveUrl)}
+                    device={device}
+                    room={width}
+                    interactive={false}
+                  />
+                </div>
+              )}
+              {draftUrl && (
+                <div
+                  className="draft-layer draft-layer-top"
+                  style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }}
+                >
+                  <ScaledFrame
+                    url={draftUrl}
+                    title={frameTitle('draft', draftUrl)}
+                    device={device}
+                    room={width}
+                    interactive={false}
+                  />
+                </div>
+              )}
+              <span
+                className="draft-divider"
+                style={{ insetInlineStart: `${split}%` }}
+                aria-hidden
+              />
+              <input
+                type="range"
+                className="draft-range"
+                min={0}
+                max={100}
+                value={split}
+                aria-label={t('mirror.review.sliderLabel')}
+                aria-valuetext={t('mirror.review.sliderValue', { percent: split })}
+                onChange={(event) => setSplit(Number(event.target.value))}
+              />
+            </div>
           </div>
         )}
       </div>

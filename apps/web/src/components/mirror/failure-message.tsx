@@ -70,3 +70,23 @@ export function failureText(
     ? t(`mirror.failure.kinds.${failure.errorKind}`)
     : (failure.error ?? '');
 }
+
+/**
+ * Failures that another try of the same address may cure (issue 31, item 7): a broken or slow
+ * connection, a server error, a run that ran out of time or stopped. A wrong, missing, private or
+ * refusing address, or a site that will not be copied, fails the same way again. A failure with
+ * no category (an older server) may be anything: a retry is offered.
+ */
+const RETRY_MAY_HELP: ReadonlySet<MirrorFailureKind> = new Set<MirrorFailureKind>([
+  'connection',
+  'timeout',
+  'http-server',
+  'time-limit',
+  'crashed',
+  'server-storage',
+  'unknown',
+]);
+
+export function retryMayHelp(errorKind: MirrorFailureKind | null | undefined): boolean {
+  return !isMirrorFailureKind(errorKind) || RETRY_MAY_HELP.has(errorKind);
+}

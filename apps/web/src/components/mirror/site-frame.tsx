@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { useI18n } from '../../lib/i18n';
+import { Spinner } from '../ui/spinner';
 import './mirror.css';
 
 /** What a mirrored page may do inside the app: run its scripts, forms and popups (SPEC §2). */
@@ -11,8 +13,11 @@ export const PREVIEW_SANDBOX = 'allow-scripts allow-same-origin allow-forms allo
  */
 export function SiteFrame({ url, src = url }: { url: string; src?: string }) {
   const { t } = useI18n();
+  // Until the page has loaded, the frame says so instead of staying blank (issue 31, item 10).
+  const [loaded, setLoaded] = useState<string | null>(null);
+  const loading = loaded !== src;
   return (
-    <div className="site-frame">
+    <div className="site-frame" aria-busy={loading || undefined}>
       <div className="site-frame-bar" aria-hidden="true">
         <span className="site-frame-dots">
           <span />
@@ -23,14 +28,22 @@ export function SiteFrame({ url, src = url }: { url: string; src?: string }) {
           {url}
         </span>
       </div>
-      <iframe
-        className="site-frame-iframe"
-        src={src}
-        title={t('mirror.frameTitle', { url })}
-        sandbox={PREVIEW_SANDBOX}
-        loading="lazy"
-        referrerPolicy="no-referrer"
-      />
+      <div className="site-frame-body">
+        <iframe
+          className="site-frame-iframe"
+          src={src}
+          title={t('mirror.frameTitle', { url })}
+          sandbox={PREVIEW_SANDBOX}
+          loading="lazy"
+          referrerPolicy="no-referrer"
+          onLoad={() => setLoaded(src)}
+        />
+        {loading && (
+          <p className="site-frame-loading" role="status" data-testid="site-frame-loading">
+            <Spinner /> {t('mirror.frameLoading')}
+          </p>
+        )}
+      </div>
     </div>
   );
 }

@@ -1,5 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  activeAnswer,
+  makeCustom,
+  makeRecord,
+  overviewOf,
+  txtRecord,
+} from '../../test/domain-fixtures';
 import { makeClone, makeStatus, makeUser, storeToken } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { startTestServer, type Routes, type TestServer } from '../../test/test-server';
@@ -20,10 +27,10 @@ const calls = (method: string, path: string) =>
   server.requests.filter((r) => r.method === method && r.path === path);
 const toasts = () => document.querySelector('.Toastify')?.textContent ?? '';
 
-async function renderModal(routes: Routes = {}) {
+async function renderModal(routes: Routes = {}, plan: 'free' | 'pro' = 'pro') {
   storeToken();
   server.setRoutes({
-    'GET /auth/me': { body: { user: makeUser({ plan: 'pro' }) } },
+    'GET /auth/me': { body: { user: makeUser({ plan }) } },
     'GET /domains/clones': {
       body: [
         makeClone({ id: 'old', createdAt: '2025-01-01T00:00:00.000Z', previewUrl: 'http://x/' }),
@@ -35,78 +42,136 @@ async function renderModal(routes: Routes = {}) {
         }),
       ],
     },
+    'GET /domains': { body: overviewOf() },
     ...routes,
   });
   const onClose = vi.fn();
   renderWithProviders(<DnsSetupModal onClose={onClose} />, { route: '/billing' });
   const dialog = within(await screen.findByRole('dialog', { name: 'Set up your site' }));
-  await dialog.findByText('Temporary URL');
+  await dialog.findByRole('link', { name: previewUrl });
   return { dialog, onClose };
 }
 
-function chooseDomain(dialog: ReturnType<typeof within>, domain: string) {
-  fireEvent.change(dialog.getByLabelText('Custom domain (optional)'), {
+const siteUrl = (dialog: ReturnType<typeof within>) =>
+  dialog.getByText('Site URL').nextElementSibling?.textContent;
+
+async function connect(dialog: ReturnType<typeof within>, domain: string) {
+  fireEvent.change(await dialog.findByLabelText('Custom domain (optional)'), {
     target: { value: domain },
   });
+  fireEvent.click(dialog.getByRole('button', { name: 'Connect domain' }));
 }
 
+/** What the server answers for shop.samsbakery.com: a CNAME named `shop`, and the TXT proof. */
+const bakery = makeCustom({
+  domain: 'shop.samsbakery.com',
+  siteId: 's1',
+  records: [
+    makeRecord({ name: 'shop', host: 'shop.samsbakery.com', value: 'localhost' }),
+    txtRecord('shop.samsbakery.com'),
+  ],
+});
+
 describe('DNS setup modal', () => {
-  it("shows the newest site's address and, for a custom domain, the CNAME record to add", async () => {
+  it('shows one address until a domain is connected, never the same address twice', async () => {
     const { dialog } = await renderModal();
-    expect(dialog.getByRole('link', { name: previewUrl }).getAttribute('href')).toBe(previewUrl);
+    expect(siteUrl(dialog)).toBe(previewUrl);
+    expect(dialog.queryByText('Temporary URL')).toBeNull();
+    expect(dialog.getAllByText(previewUrl)).toHaveLength(1);
+    // Nothing is saved until "Connect domain" is pressed, and the field says so.
+    expect(
+      (await dialog.findByText(/Nothing is saved until you press “Connect domain”/)).textContent,
+    ).toContain('shop.example.com');
     expect(dialog.queryByText('CNAME')).toBeNull();
-
-    chooseDomain(dialog, 'not a domain');
-    expect(dialog.getByText('Invalid domain name format (e.g., example.com)')).toBeTruthy();
-    chooseDomain(dialog, 'shop.example.com');
-    expect(dialog.getByText('https://shop.example.com')).toBeTruthy();
-    expect(dialog.getByText('CNAME')).toBeTruthy();
-    expect(dialog.getByText('@')).toBeTruthy();
-    expect(dialog.getByTestId('dns-record-value').textContent).toBe('localhost');
-    expect(dialog.getByText('DNS Status: Checking...')).toBeTruthy();
-    expect(dialog.getByText('DNS changes may take up to 24 hours to take effect.')).toBeTruthy();
-    // The input carries the product's sites host as its suffix.
-    expect(dialog.getByText('.localhost')).toBeTruthy();
   });
 
-  it('copies the DNS record value', async () => {
-    const writeText = vi.fn(() => Promise.resolve());
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const { dialog } = await renderModal();
-    chooseDomain(dialog, 'shop.example.com');
-    fireEvent.click(dialog.getByRole('button', { name: 'Copy' }));
-    expect(writeText).toHaveBeenCalledWith('localhost');
-    await waitFor(() => expect(toasts()).toContain('DNS record copied to clipboard!'));
-  });
-
-  it('checks the domain with the real call and shows its answer or its error', async () => {
+  it('connects the typed domain and shows the records the site page shows: no CNAME at @', async () => {
     const { dialog } = await renderModal({
-      'GET /domains/check/shop.example.com': { status: 404, body: { message: 'No route' } },
+      'POST /domains/deploy': { status: 201, body: bakery },
     });
-    chooseDomain(dialog, 'shop.example.com');
-    fireEvent.click(dialog.getByRole('button', { name: 'Check Now' }));
-    await waitFor(() => expect(toasts()).toContain('Failed to check DNS status'));
-    expect(dialog.getByText('No route')).toBeTruthy();
-    expect(dialog.getByText('DNS Status: Checking...')).toBeTruthy();
-
-    server.setRoutes({
-      'GET /domains/check/shop.example.com': {
-        body: { status: 'pending', reason: 'No CNAME record for shop.example.com yet.' },
-      },
-    });
-    fireEvent.click(dialog.getByRole('button', { name: 'Check Now' }));
+    await connect(dialog, ' Shop.SamsBakery.com ');
+    const records = await dialog.findAllByTestId('dns-record');
+    expect(calls('POST', '/domains/deploy').map((c) => c.body)).toEqual([
+      { siteId: 's1', domain: 'shop.samsbakery.com', setupSSL: true },
+    ]);
+    const rows = records.map((row) => [
+      row.querySelector('.dns-type')?.textContent,
+      row.querySelector('.dns-name')?.textContent,
+      row.querySelector('.dns-value')?.textContent,
+    ]);
+    expect(rows).toEqual([
+      ['CNAME', 'shop', 'localhost'],
+      ['TXT', '_mirror-challenge.shop', 'mirror-verification=token-123'],
+    ]);
+    expect(dialog.queryByText('@')).toBeNull();
+    // Now the domain is the site's address, the temporary one beside it.
+    expect(siteUrl(dialog)).toBe('https://shop.samsbakery.com/ Pending');
+    expect(dialog.getByText('Temporary URL')).toBeTruthy();
+    expect(dialog.getByRole('link', { name: previewUrl })).toBeTruthy();
     await waitFor(() =>
       expect(toasts()).toContain(
-        'DNS propagation is still in progress. Please check again in a few minutes.',
+        'shop.samsbakery.com connected. Create the DNS records shown to activate it.',
       ),
     );
+  });
 
-    expect(dialog.getByText('No CNAME record for shop.example.com yet.')).toBeTruthy();
+  it('shows A/AAAA records for a root domain, as the site page does', async () => {
+    const apex = makeCustom({
+      domain: 'samsbakery.com',
+      siteId: 's1',
+      isApex: true,
+      records: [
+        makeRecord({ type: 'A', name: '@', host: 'samsbakery.com', value: '203.0.113.7' }),
+        makeRecord({ type: 'AAAA', name: '@', host: 'samsbakery.com', value: '2001:db8::7' }),
+        txtRecord('samsbakery.com'),
+      ],
+    });
+    const { dialog } = await renderModal({ 'POST /domains/deploy': { status: 201, body: apex } });
+    await connect(dialog, 'samsbakery.com');
+    const types = (await dialog.findAllByTestId('dns-record')).map(
+      (row) => row.querySelector('.dns-type')?.textContent,
+    );
+    expect(types).toEqual(['A', 'AAAA', 'TXT']);
+    expect(dialog.queryByText('CNAME')).toBeNull();
+  });
 
-    server.setRoutes({ 'GET /domains/check/shop.example.com': { body: { status: 'active' } } });
+  it('says clearly that nothing was saved when the server refuses the domain', async () => {
+    const { dialog } = await renderModal({
+      'POST /domains/deploy': {
+        status: 409,
+        body: { message: 'This domain is already connected to a site.' },
+      },
+    });
+    await connect(dialog, 'shop.samsbakery.com');
+    expect((await dialog.findByRole('alert')).textContent).toBe(
+      'This domain is already connected to a site. The domain was not saved.',
+    );
+    expect(siteUrl(dialog)).toBe(previewUrl);
+    expect(dialog.queryByTestId('dns-record')).toBeNull();
+  });
+
+  it('shows a domain already connected to the site, and checks it with the real call', async () => {
+    const { dialog } = await renderModal({
+      'GET /domains': { body: overviewOf({ custom: [bakery] }) },
+      'GET /domains/check/shop.samsbakery.com': { body: activeAnswer(bakery) },
+    });
+    expect(await dialog.findAllByTestId('dns-record')).toHaveLength(2);
+    expect(dialog.queryByLabelText('Custom domain (optional)')).toBeNull();
     fireEvent.click(dialog.getByRole('button', { name: 'Check Now' }));
-    expect(await dialog.findByText('DNS Status: Active')).toBeTruthy();
-    expect(calls('GET', '/domains/check/shop.example.com')).toHaveLength(3);
+    await waitFor(() => expect(siteUrl(dialog)).toBe('https://shop.samsbakery.com/ Active'));
+    expect(calls('GET', '/domains/check/shop.samsbakery.com')).toHaveLength(1);
+  });
+
+  it('on the free plan, says custom domains need an upgrade before any domain is typed', async () => {
+    const { dialog } = await renderModal({}, 'free');
+    expect(dialog.getByTestId('dns-upgrade').textContent).toContain(
+      'Custom domains need Mirror Pro or Mirror Agency',
+    );
+    expect(dialog.getByRole('link', { name: 'Upgrade your plan' }).getAttribute('href')).toBe(
+      '/billing',
+    );
+    expect(dialog.queryByLabelText('Custom domain (optional)')).toBeNull();
+    expect(calls('GET', '/domains')).toHaveLength(0);
   });
 
   it('applies AI instructions to the site, and needs a subdomain or instructions', async () => {
@@ -171,22 +236,25 @@ describe('DNS setup modal', () => {
     const { dialog } = await renderModal({
       'PUT /domains/clone/s1': { body: makeClone({ id: 's1', previewUrl: moved }) },
     });
-    const siteUrl = () => dialog.getByText('Site URL').nextElementSibling?.textContent;
-    expect(siteUrl()).toBe(previewUrl);
+    expect(siteUrl(dialog)).toBe(previewUrl);
 
     fireEvent.change(dialog.getByLabelText(/^Custom subdomain/), { target: { value: 'bakery' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Apply Customizations' }));
 
     const link = await dialog.findByRole('link', { name: moved });
     expect(link.getAttribute('href')).toBe(moved);
-    expect(siteUrl()).toBe(moved);
+    expect(siteUrl(dialog)).toBe(moved);
     const modal = screen.getByRole('dialog', { name: 'Set up your site' });
     expect(modal.textContent).not.toContain('calm-river');
     expect([...modal.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([moved]);
 
-    // A custom domain chosen afterwards is the site's address; the temporary one is the new one.
-    chooseDomain(dialog, 'shop.example.com');
-    expect(siteUrl()).toBe('https://shop.example.com');
+    // A custom domain connected afterwards is the site's address; the temporary one is the new one.
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser({ plan: 'pro' }) } },
+      'POST /domains/deploy': { status: 201, body: makeCustom({ siteId: 's1' }) },
+    });
+    await connect(dialog, 'shop.example.com');
+    await waitFor(() => expect(siteUrl(dialog)).toBe('https://shop.example.com/ Pending'));
     expect(dialog.getByRole('link', { name: moved })).toBeTruthy();
     expect(modal.textContent).not.toContain('calm-river');
   });

@@ -1,25 +1,36 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { isValidDomainName, type CloneRecord } from '@mirror/contract';
-import { checkDomain } from '../../api/domains';
+import { Link, useNavigate } from 'react-router';
+import {
+  DOMAIN_MESSAGES,
+  getPlan,
+  normalizeDomainName,
+  type CloneRecord,
+  type CustomDomain,
+} from '@mirror/contract';
+import { deployDomain, getDomainsOverview } from '../../api/domains';
 import { queryKeys } from '../../api/query-keys';
+import { useCustomDomainUpdates } from '../../hooks/use-custom-domain-updates';
 import { customizeSite, getSites, updateSite } from '../../api/sites';
+import { DomainStatusBadge } from '../domains/domain-status-badge';
+import { DomainVerification } from '../domains/domain-verification';
 import { FormField } from '../ui/form-field';
 import { Modal } from '../ui/modal';
 import { Spinner } from '../ui/spinner';
 import { paths } from '../../config/paths';
 import { getErrorMessage } from '../../lib/api-client';
-import { copyWithToast } from '../../lib/clipboard';
+import { useAuth } from '../../lib/auth-context';
+import { EXAMPLE_DOMAIN, validateDomainName } from '../../lib/domain-name';
 import { useI18n } from '../../lib/i18n';
 import { notify } from '../../lib/toast';
-import { newestSite, readDnsCheck, sitesHostOf, type DnsCheck } from './dns-setup';
+import { newestSite, sitesHostOf } from './dns-setup';
 import './payments.css';
 
 /**
  * SPEC §2 "DNS setup modal", shown after a successful subscription payment: where the newest site
- * lives, the CNAME record for a custom domain with a real domain check, and optional AI
- * customization of the live site.
+ * lives, connecting a custom domain with the records the site page shows for it (issue 31, item
+ * 2: the same component, so `www`/label CNAME, ALIAS or A/AAAA at an apex, the TXT proof, never a
+ * CNAME at `@` for a subdomain) and a real domain check, and optional AI customization.
  */
 export function DnsSetupModal({ onClose }: { onClose: () => void }) {
   const { t } = useI18n();
@@ -74,28 +85,43 @@ export function DnsSetupModal({ onClose }: { onClose: () => void }) {
 
 function SiteSetup({ site: newest }: { site: CloneRecord }) {
   const { t } = useI18n();
+  const { user } = useAuth();
   // A subdomain change moves the site: from then on the modal shows the address it answers on.
   const [site, setSite] = useState(newest);
   const sitesHost = sitesHostOf(site.previewUrl) ?? sitesHostOf(newest.previewUrl);
-  const initialDomain =
-    site.targetDomain && sitesHost && !site.targetDomain.endsWith(sitesHost)
-      ? site.targetDomain
-      : '';
-  const [domain, setDomain] = useState(initialDomain);
-  const chosenDomain = isValidDomainName(domain) ? domain.trim().toLowerCase() : null;
-  const domainError =
-    domain.trim() !== '' && !chosenDomain
-      ? t('payments.dns.domainInvalid', { host: 'example.com' })
-      : undefined;
+  const domainsIncluded = getPlan(user?.plan ?? 'free').limits.customDomains > 0;
+  const domains = useQuery({
+    queryKey: queryKeys.domains.overview(),
+    queryFn: ({ signal }) => getDomainsOverview(signal),
+    select: (overview) => overview.customDomains.filter((domain) => domain.siteId === site.id),
+    enabled: domainsIncluded,
+  });
+  const attached = domains.data?.[0] ?? null;
+
+  // What this screen connects or checks goes into the shared overview (dashboard, site page).
+  const { update, handleChecked } = useCustomDomainUpdates();
 
   return (
     <>
+      {/* One address until a custom domain is connected; then it, and the temporary one. */}
       <dl className="dns-urls">
         <div>
           <dt>{t('payments.dns.siteUrl')}</dt>
-          <dd dir="ltr">{chosenDomain ? `https://${chosenDomain}` : (site.previewUrl ?? '–')}</dd>
+          <dd dir="ltr" data-testid="dns-site-url">
+            {attached ? (
+              <>
+                {attached.url} <DomainStatusBadge status={attached.status} />
+              </>
+            ) : site.previewUrl ? (
+              <a href={site.previewUrl} target="_blank" rel="noopener noreferrer">
+                {site.previewUrl}
+              </a>
+            ) : (
+              '–'
+            )}
+          </dd>
         </div>
-        {site.previewUrl && (
+        {attached && site.previewUrl && (
           <div>
             <dt>{t('payments.dns.temporaryUrl')}</dt>
             <dd dir="ltr">
@@ -108,18 +134,35 @@ function SiteSetup({ site: newest }: { site: CloneRecord }) {
       </dl>
       {sitesHost && (
         <>
-          <FormField
-            label={t('payments.dns.domainLabel')}
-            hint={t('payments.dns.domainHint')}
-            error={domainError}
-            value={domain}
-            placeholder="example.com"
-            dir="ltr"
-            autoComplete="off"
-            onChange={(event) => setDomain(event.target.value)}
-          />
-          {chosenDomain && (
-            <DnsRecord key={chosenDomain} domain={chosenDomain} sitesHost={sitesHost} />
+          {!domainsIncluded ? (
+            <p className="dns-upgrade" data-testid="dns-upgrade">
+              {t('payments.dns.domainsNeedUpgrade')}{' '}
+              <Link to={paths.billing.getHref()}>{t('site.sync.upgradeLink')}</Link>
+            </p>
+          ) : attached ? (
+            <section className="dns-record" aria-labelledby={`dns-records-${attached.id}`}>
+              <h3 id={`dns-records-${attached.id}`} className="dns-record-title">
+                {t('payments.dns.recordsFor', { domain: attached.domain })}
+              </h3>
+              <DomainVerification
+                domain={attached.domain}
+                verification={attached}
+                onChecked={handleChecked}
+              />
+            </section>
+          ) : domains.isSuccess ? (
+            <ConnectDomainForm
+              siteId={site.id}
+              onConnected={(domain) => update((all) => [...all, domain])}
+            />
+          ) : domains.isError ? (
+            <p className="alert alert-error" role="alert">
+              {getErrorMessage(domains.error, DOMAIN_MESSAGES.fetchFailed)}
+            </p>
+          ) : (
+            <p className="checkout-loading" role="status">
+              <Spinner /> {t('common.loading')}
+            </p>
           )}
           <CustomizeForm site={site} sitesHost={sitesHost} onMoved={setSite} />
         </>
@@ -128,91 +171,87 @@ function SiteSetup({ site: newest }: { site: CloneRecord }) {
   );
 }
 
-function DnsRecord({ domain, sitesHost }: { domain: string; sitesHost: string }) {
+/**
+ * Connects the typed domain to the site (`POST /domains/deploy`, as the site page does): nothing
+ * is saved until the button is pressed, and a refusal says that nothing was saved.
+ */
+function ConnectDomainForm({
+  siteId,
+  onConnected,
+}: {
+  siteId: string;
+  onConnected: (domain: CustomDomain) => void;
+}) {
   const { t } = useI18n();
-  const headingId = useId();
-  const [checking, setChecking] = useState(false);
-  const [check, setCheck] = useState<DnsCheck>({ state: 'pending', reason: null });
-  const [checkError, setCheckError] = useState<string | null>(null);
+  const [domain, setDomain] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const rule = validateDomainName(domain);
+  const error =
+    touched && rule && domain.trim() !== ''
+      ? t('payments.dns.domainInvalid', { host: EXAMPLE_DOMAIN })
+      : undefined;
 
-  const handleCopy = () =>
-    copyWithToast(sitesHost, {
-      copied: t('payments.dns.copied'),
-      failed: t('payments.dns.copyFailed'),
-    });
-
-  const handleCheck = async () => {
-    setChecking(true);
-    setCheckError(null);
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setTouched(true);
+    if (rule || submitting) return;
+    setSubmitting(true);
+    setFailure(null);
     try {
-      const result = readDnsCheck(await checkDomain(domain));
-      setCheck(result);
-      if (result.state === 'pending') notify.info(t('payments.dns.propagating'));
-    } catch (error) {
-      const message = getErrorMessage(error, t('payments.dns.checkFailed'));
-      setCheckError(message);
-      notify.error(t('payments.dns.checkFailed'));
+      const connected = await deployDomain({
+        siteId,
+        domain: normalizeDomainName(domain),
+        setupSSL: true,
+      });
+      onConnected(connected);
+      notify.success(t('site.domains.attached', { domain: connected.domain }));
+    } catch (caught) {
+      setFailure(
+        t('payments.dns.notSaved', {
+          error: getErrorMessage(caught, t('site.domains.attachFailed')),
+        }),
+      );
     } finally {
-      setChecking(false);
+      setSubmitting(false);
     }
   };
 
   return (
-    <section className="dns-record" aria-labelledby={headingId}>
-      <h3 id={headingId} className="dns-record-title">
-        {t('payments.dns.recordTitle', { domain })}
-      </h3>
-      <table className="dns-record-table stack-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('payments.dns.type')}</th>
-            <th scope="col">{t('payments.dns.name')}</th>
-            <th scope="col">{t('payments.dns.value')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td data-label={t('payments.dns.type')}>
-              <span dir="ltr">CNAME</span>
-            </td>
-            <td data-label={t('payments.dns.name')}>
-              <span dir="ltr">@</span>
-            </td>
-            <td data-label={t('payments.dns.value')} data-testid="dns-record-value">
-              <span dir="ltr">{sitesHost}</span>
-            </td>
-          </tr>
-        </tbody>
-      </table>
-      <div className="dns-status-row">
-        <button type="button" className="button button-outline" onClick={() => void handleCopy()}>
-          {t('payments.dns.copy')}
-        </button>
-        <p className="dns-status" role="status">
-          {t('payments.dns.status', {
-            status:
-              check.state === 'active' && !checking
-                ? t('payments.dns.active')
-                : t('payments.dns.checking'),
-          })}
+    <form className="dns-connect" noValidate onSubmit={(event) => void handleSubmit(event)}>
+      {failure && (
+        <p className="alert alert-error" role="alert">
+          {failure}
         </p>
-        <button
-          type="button"
-          className="button button-outline"
-          disabled={checking}
-          aria-busy={checking || undefined}
-          onClick={() => void handleCheck()}
-        >
-          {checking && <Spinner />}
-          {t('payments.dns.checkNow')}
-        </button>
-      </div>
-      {checkError && <p className="field-error">{checkError}</p>}
-      {!checkError && check.state === 'pending' && check.reason && (
-        <p className="field-hint">{check.reason}</p>
       )}
-      <p className="field-hint">{t('payments.dns.propagation')}</p>
-    </section>
+      <FormField
+        label={t('payments.dns.domainLabel')}
+        hint={t('payments.dns.domainSaveHint')}
+        error={error}
+        value={domain}
+        placeholder={`shop.${EXAMPLE_DOMAIN}`}
+        dir="ltr"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        inputMode="url"
+        onChange={(event) => {
+          setDomain(event.target.value);
+          setFailure(null);
+        }}
+        onBlur={() => setTouched(true)}
+      />
+      <button
+        type="submit"
+        className="button button-outline"
+        disabled={submitting || domain.trim() === ''}
+        aria-busy={submitting || undefined}
+      >
+        {submitting && <Spinner />}
+        {t('site.domains.attach')}
+      </button>
+    </form>
   );
 }
 

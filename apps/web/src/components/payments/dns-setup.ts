@@ -1,4 +1,4 @@
-import type { CloneRecord, DomainCheckResponse } from '@mirror/contract';
+import type { CloneRecord } from '@mirror/contract';
 
 // Helpers of the DNS setup dialog; its calls are the shared ones of src/api.
 
@@ -17,18 +17,4 @@ export function sitesHostOf(previewUrl: string | null): string | null {
   } catch {
     return null;
   }
-}
-
-export interface DnsCheck {
-  state: 'active' | 'pending';
-  /** The server's words on what is missing or wrong, when it says. */
-  reason: string | null;
-}
-
-/** `status: 'active'` means the records are in place; `pending` and `misconfigured` say why not. */
-export function readDnsCheck(answer: Pick<DomainCheckResponse, 'status' | 'reason'>): DnsCheck {
-  return {
-    state: answer.status === 'active' ? 'active' : 'pending',
-    reason: answer.reason || null,
-  };
 }

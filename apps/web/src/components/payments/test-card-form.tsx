@@ -17,9 +17,26 @@ export function groupCardNumber(value: string): string {
     .replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
+/**
+ * The expiry as the user types it, shown as MM/YY (or MM/YYYY): only digits are kept and the slash
+ * comes after the month (`1229` → `12/29`, `4` → `04`, `1/29` → `01/29`). The slash is added once
+ * the year starts, so deleting it with Backspace is not undone.
+ */
+export function formatExpiry(value: string): string {
+  const oneDigitMonth = /^\s*(\d)\s*\/(.*)$/.exec(value);
+  let digits = oneDigitMonth
+    ? `0${oneDigitMonth[1]}${oneDigitMonth[2]!.replace(/\D/g, '')}`
+    : value.replace(/\D/g, '');
+  // A month cannot start with 2 to 9: that digit is the month itself.
+  if (/^[2-9]/.test(digits)) digits = `0${digits}`;
+  digits = digits.slice(0, 6);
+  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
+}
+
 /** `MM/YY` or `MM/YYYY` → month and four-digit year; null when it is neither. */
 export function parseExpiry(value: string): { month: number; year: number } | null {
-  const match = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(value.trim());
+  const match =
+    /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(value.trim()) ?? /^(\d{2})(\d{2})$/.exec(value.trim());
   if (!match) return null;
   const month = Number(match[1]);
   const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
@@ -116,7 +133,8 @@ export function TestCardForm({ ref, disabled }: { ref: Ref<CardFormHandle>; disa
     dir: 'ltr' as const,
     onChange: (event: { target: { value: string } }) => {
       const raw = event.target.value;
-      const value = field === 'number' ? groupCardNumber(raw) : raw;
+      const value =
+        field === 'number' ? groupCardNumber(raw) : field === 'expiry' ? formatExpiry(raw) : raw;
       setValues((current) => ({ ...current, [field]: value }));
       // Once a field shows an error, it is checked again on every change.
       if (errors[field]) setErrors((current) => ({ ...current, [field]: validate(field, value) }));

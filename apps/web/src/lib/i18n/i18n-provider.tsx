@@ -32,14 +32,16 @@ export function I18nProvider({ children, initialLocale }: I18nProviderProps) {
       messages = await loadMessages(locale);
     } catch (error) {
       console.error(`Could not load the ${locale} translations`, error);
-      messages = englishMessages;
+      messages = englishMessages();
     }
     // A later choice wins over a slower earlier load.
     if (requested.current === locale) setLoaded({ locale, messages });
   }, []);
 
+  // English comes in two parts (the landing page's is here at once): the rest, and any other
+  // language, is loaded now.
   useEffect(() => {
-    if (getCachedMessages(initial) === undefined) void setLocale(initial);
+    void setLocale(initial);
   }, [initial, setLocale]);
 
   const locale = loaded?.locale;

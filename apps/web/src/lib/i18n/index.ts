@@ -1,4 +1,5 @@
 export { I18nProvider } from './i18n-provider';
+export { lazyScreen } from './lazy-screen';
 export { useI18n } from './use-i18n';
 export {
   detectLocale,

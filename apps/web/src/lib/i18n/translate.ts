@@ -21,10 +21,13 @@ export function interpolate(template: string, vars?: TranslateVars): string {
   );
 }
 
-/** A missing key falls back to English, then to the key itself so gaps stay visible. */
-export function createTranslator(messages: Messages, fallback: Messages) {
+/**
+ * A missing key falls back to English (as known when it is asked: `fallback` is read each time),
+ * then to the key itself so gaps stay visible.
+ */
+export function createTranslator(messages: Messages, fallback: () => Messages) {
   return function translate(key: string, vars?: TranslateVars): string {
-    const template = lookupMessage(messages, key) ?? lookupMessage(fallback, key) ?? key;
+    const template = lookupMessage(messages, key) ?? lookupMessage(fallback(), key) ?? key;
     return interpolate(template, vars);
   };
 }

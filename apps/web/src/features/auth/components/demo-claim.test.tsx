@@ -7,9 +7,9 @@ import { makeUser } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { startTestServer, type Routes, type TestServer } from '../../../test/test-server';
 
-function OpenDialog({ name }: { name: 'login' | 'register' }) {
+function OpenDialog({ name, demoId }: { name: 'login' | 'register'; demoId?: string }) {
   const { openDialog } = useDialogs();
-  useEffect(() => openDialog(name), [openDialog, name]);
+  useEffect(() => openDialog(name, demoId ? { demoId } : undefined), [openDialog, name, demoId]);
   return null;
 }
 
@@ -114,5 +114,46 @@ describe('claiming demo sites after signing in', () => {
       path: '/auth/register',
       body: { name: 'Ada Lovelace', locale: 'en' },
     });
+  });
+
+  it('claims the demo the dialog was opened for first, and lands on its page (issue 31, item 1)', async () => {
+    useRoutes({
+      'POST /auth/claim-demos': {
+        body: { success: true, claimedIds: ['blog'], message: 'Claimed 1 demo site.' },
+      },
+    });
+    window.localStorage.setItem(STORAGE_KEYS.demoSites, JSON.stringify(['refused', 'blog']));
+    renderWithProviders(<OpenDialog name="login" demoId="blog" />, { route: '/' });
+    await screen.findByRole('dialog', { name: 'Log in to Mirror' });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct-horse' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe('/dashboard/site/blog'),
+    );
+    expect(claimRequests().map((r) => r.body)).toEqual([
+      { demoSiteIds: ['refused', 'blog'], firstId: 'blog' },
+    ]);
+  });
+
+  it('stays put after a login whose plan had no room for the demo', async () => {
+    useRoutes({
+      'POST /auth/claim-demos': {
+        body: {
+          success: true,
+          claimedIds: [],
+          message:
+            "Claimed 0 demo sites. Your plan's mirror limit is reached: upgrade to keep more.",
+        },
+      },
+    });
+    window.localStorage.setItem(STORAGE_KEYS.demoSites, JSON.stringify(['blog']));
+    renderWithProviders(<OpenDialog name="login" demoId="blog" />, { route: '/' });
+    await screen.findByRole('dialog', { name: 'Log in to Mirror' });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct-horse' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText(/mirror limit is reached/)).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/');
   });
 });

@@ -55,7 +55,7 @@ const usage: Usage = {
   periodStart: PERIOD_START,
   periodEnd: PERIOD_END,
   mirrors: { used: 2, limit: 5 },
-  customDomains: { used: 0, limit: 2 },
+  customDomains: { used: 0, waiting: 0, limit: 2 },
   pageViews: 1234,
   visitors: 321,
   bandwidthBytes: 1_572_864,
@@ -71,6 +71,7 @@ const nothingChanges: DowngradePreview = {
   syncsStopping: [],
   customDomains: { count: 0, limit: 0, detaching: [] },
   customSubdomain: false,
+  chosenSubdomains: 0,
   graceDays: 14,
 };
 
@@ -179,6 +180,19 @@ describe('billing screen', () => {
     expect(await screen.findByText('No payment method yet.')).toBeTruthy();
   });
 
+  it('does not promise free AI rewrites where no AI model is connected (issue 31)', async () => {
+    await renderBilling(null, {
+      'GET /domains/ai-rewrite-pricing': {
+        body: { amount: 200, currency: 'usd', available: false },
+      },
+    });
+    await waitFor(() => expect(calls('GET', '/domains/ai-rewrite-pricing')).toHaveLength(1));
+    expect(
+      screen.getByText('You are not subscribed. Upgrade for more mirrors and custom domains.'),
+    ).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/AI rewrite/i);
+  });
+
   it('says plainly when the server takes no payments, and shows no test card', async () => {
     await renderBilling(null, {
       'GET /payments/subscription': () => ({ body: { ...viewOf(null), mode: 'off' } }),
@@ -249,6 +263,7 @@ describe('billing screen', () => {
               { id: 'd2', domain: 'blog.example.com', detachAt: '2026-02-15T12:00:00.000Z' },
             ],
           },
+          chosenSubdomains: 1,
         } satisfies DowngradePreview,
       },
       'POST /payments/cancel': () => {
@@ -278,6 +293,59 @@ describe('billing screen', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel subscription' }));
     await screen.findByRole('button', { name: 'Reactivate' });
     expect(calls('POST', '/payments/cancel')[0]?.body).toEqual({ immediately: false });
+  });
+
+  it('does not mention chosen subdomains in the cancel dialog when none was chosen', async () => {
+    await renderBilling(makeSubscription());
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel subscription' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Cancel your subscription?' });
+    const list = await within(dialog).findByTestId('downgrade-consequences');
+    expect(list.textContent).toBe('Your sites and domains stay as they are.');
+    expect(dialog.textContent).not.toContain('Subdomains you chose');
+  });
+
+  it('upgrades Pro to Agency from Manage subscription, prorated, after a confirmation', async () => {
+    await renderBilling(makeSubscription(), {
+      'PUT /payments/subscription': () => {
+        subscription = makeSubscription({ plan: 'agency' });
+        return { body: subscription };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Manage subscription' }));
+    expect(screen.getByText(/prorated on your next invoice/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to Mirror Agency' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Switch to Mirror Agency?' });
+    expect(dialog.textContent).toContain('Mirror Agency costs $29 per month.');
+    expect(dialog.textContent).toContain('prorated on your next invoice');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep Mirror Pro' }));
+    expect(calls('PUT', '/payments/subscription')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to Mirror Agency' }));
+    const again = screen.getByRole('alertdialog', { name: 'Switch to Mirror Agency?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Switch to Mirror Agency' }));
+    await waitFor(() => expect(plan()).toBe('Mirror Agency'));
+    expect(calls('PUT', '/payments/subscription')[0]?.body).toEqual({ planId: 'agency' });
+    await waitFor(() => expect(toasts()).toContain('Your plan is now Mirror Agency.'));
+  });
+
+  it('counts a custom domain waiting for DNS in usage, and says so', async () => {
+    await renderBilling(makeSubscription(), {
+      'GET /payments/usage': {
+        body: { ...usage, customDomains: { used: 1, waiting: 1, limit: 2 } },
+      },
+    });
+    const label = await screen.findByText('Custom domains attached');
+    const item = label.closest('.usage-item') as HTMLElement;
+    expect(item.textContent).toContain('1 of 2');
+    expect(item.textContent).toContain('Including 1 waiting for DNS');
+  });
+
+  it('explains that data served counts bots and files, beside a count of people', async () => {
+    await renderBilling(null, {
+      'GET /payments/usage': { body: { ...usage, visitors: 0, pageViews: 0 } },
+    });
+    expect((await screen.findByTestId('usage-visitors')).textContent).toBe('0');
+    expect(screen.getByTestId('usage-bandwidth-note').textContent).toMatch(/bots/);
   });
 
   it('asks before switching Agency to Pro, listing what Pro leaves out', async () => {
@@ -506,7 +574,7 @@ describe('billing screen', () => {
     });
     await waitFor(() => expect(plan()).toBe('Mirror Pro'));
     await waitFor(() => expect(toasts()).toContain('You are now on Mirror Pro.'));
-    expect(screen.getByTestId('location').textContent).toBe('/billing');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/billing'));
     expect(screen.queryByRole('dialog', { name: 'Subscribe to Mirror Pro' })).toBeNull();
   });
 
@@ -596,6 +664,43 @@ describe('billing screen', () => {
       approve: true,
     });
     await waitFor(() => expect(plan()).toBe('Mirror Pro'));
+  });
+
+  it('formats the expiry as MM/YY while the user types 1229, and pays with it', async () => {
+    await renderBilling(null, {
+      'POST /payments/test/payment-methods': {
+        body: { id: 'pm_new', brand: 'visa', last4: '4242' },
+      },
+      'POST /payments/subscribe': () => {
+        subscription = makeSubscription();
+        return { body: { subscription, clientSecret: null } };
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to Mirror Pro' }));
+    const dialog = screen.getByRole('dialog', { name: 'Subscribe to Mirror Pro' });
+    const form = within(dialog);
+    const expiry = form.getByLabelText('Expiry date') as HTMLInputElement;
+    // Each key adds to what the field shows, as typing does.
+    const shown = ['1', '2', '2', '9'].map((key) => {
+      fireEvent.change(expiry, { target: { value: expiry.value + key } });
+      return expiry.value;
+    });
+    expect(shown).toEqual(['1', '12', '12/2', '12/29']);
+    // Backspace over the year's first digit leaves the month, and typing goes on from there.
+    fireEvent.change(expiry, { target: { value: '12/' } });
+    expect(expiry.value).toBe('12');
+    fireEvent.change(expiry, { target: { value: '1229' } });
+    expect(expiry.value).toBe('12/29');
+    fireEvent.change(form.getByLabelText('Card number'), {
+      target: { value: '4242424242424242' },
+    });
+    fireEvent.change(form.getByLabelText('CVC'), { target: { value: '123' } });
+    fireEvent.click(form.getByRole('button', { name: 'Subscribe' }));
+    await screen.findByRole('dialog', { name: 'Set up your site' });
+    expect(calls('POST', '/payments/test/payment-methods')[0]?.body).toMatchObject({
+      expMonth: 12,
+      expYear: 2029,
+    });
   });
 
   it('checks the card form before any call', async () => {

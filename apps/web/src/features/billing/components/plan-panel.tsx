@@ -1,14 +1,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
+  PLAN_IDS,
   SALES_EMAIL,
   SALES_SUBJECT,
   getPlan,
   type BillingView,
   type PaidPlanId,
+  type PlanId,
 } from '@mirror/contract';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
+import { useRewritePricing } from '../../../hooks/use-rewrite-pricing';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
 import { cancelSubscription, changePlan, reactivateSubscription } from '../../../api/payments';
@@ -28,6 +32,9 @@ interface PlanPanelProps {
 
 type Action = 'cancel' | 'reactivate' | 'change';
 
+/** A move to a bigger plan: nothing is taken away, so no list of consequences is needed. */
+const isUpgrade = (from: PlanId, to: PlanId) => PLAN_IDS.indexOf(to) > PLAN_IDS.indexOf(from);
+
 /**
  * Current plan and subscription (SPEC §2 Billing, §4 subscription flow): subscribers manage, cancel
  * at period end or reactivate; others see the plan name, the upgrade link and the plans to buy.
@@ -35,13 +42,16 @@ type Action = 'cancel' | 'reactivate' | 'change';
 export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
   const { t, locale } = useI18n();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
-  /** A smaller plan the user asked to switch to, waiting for their confirmation. */
+  /** A plan the user asked to switch to, waiting for their confirmation. */
   const [confirmingSwitch, setConfirmingSwitch] = useState<PaidPlanId | null>(null);
   const [managing, setManaging] = useState(false);
   const [running, setRunning] = useState<Action | null>(null);
   const plan = getPlan(view.currentPlan);
   const subscription = view.subscription;
   const subscribed = (view.isSubscribed || view.isTrialing) && subscription !== null;
+  // Free AI rewrites are a reason to upgrade only where an AI model can run them.
+  const pricing = useRewritePricing(!subscribed);
+  const rewrites = pricing.known && pricing.available;
 
   const run = async (
     action: Action,
@@ -149,18 +159,23 @@ export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
           {managing && (
             <div className="billing-manage">
               <p className="panel-description">{t('billing.plan.manageHint')}</p>
-              {subscription.plan === 'agency' ? (
-                <button
-                  type="button"
-                  className="button button-outline"
-                  disabled={running !== null}
-                  onClick={() => setConfirmingSwitch('pro')}
-                >
-                  {running === 'change' && <Spinner />}
-                  {t('billing.plan.switchTo', { plan: getPlan('pro').name })}
-                </button>
-              ) : (
-                <a className="button button-outline" href={SALES_HREF}>
+              {/* The plan change the payments module makes (PUT /payments/subscription), prorated. */}
+              {(['pro', 'agency'] as const)
+                .filter((id) => id !== subscription.plan)
+                .map((id) => (
+                  <button
+                    key={id}
+                    type="button"
+                    className="button button-outline"
+                    disabled={running !== null}
+                    onClick={() => setConfirmingSwitch(id)}
+                  >
+                    {running === 'change' && <Spinner />}
+                    {t('billing.plan.switchTo', { plan: getPlan(id).name })}
+                  </button>
+                ))}
+              {subscription.plan !== 'agency' && (
+                <a className="button button-ghost" href={SALES_HREF}>
                   {t('billing.plan.agencySales', { plan: getPlan('agency').name })}
                 </a>
               )}
@@ -169,7 +184,9 @@ export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
         </>
       ) : (
         <>
-          <p className="billing-plan-period">{t('billing.plan.notSubscribed')}</p>
+          <p className="billing-plan-period">
+            {t(rewrites ? 'billing.plan.notSubscribed' : 'billing.plan.notSubscribedNoAi')}
+          </p>
           <p>
             <Link to="/#pricing">{t('billing.plan.upgrade')}</Link>
           </p>
@@ -217,7 +234,20 @@ export function PlanPanel({ view, onSubscribe, onChanged }: PlanPanelProps) {
           onCancel={() => setConfirmingCancel(false)}
         />
       )}
-      {confirmingSwitch && (
+      {confirmingSwitch && isUpgrade(view.currentPlan, confirmingSwitch) && (
+        <ConfirmDialog
+          title={t('billing.plan.switchTitle', { plan: getPlan(confirmingSwitch).name })}
+          message={t('billing.plan.upgradeConfirm', {
+            plan: getPlan(confirmingSwitch).name,
+            price: `$${getPlan(confirmingSwitch).priceUsd}`,
+          })}
+          confirmLabel={t('billing.plan.switchTo', { plan: getPlan(confirmingSwitch).name })}
+          cancelLabel={t('billing.plan.switchKeep', { plan: plan.name })}
+          onConfirm={() => handleChange(confirmingSwitch)}
+          onCancel={() => setConfirmingSwitch(null)}
+        />
+      )}
+      {confirmingSwitch && !isUpgrade(view.currentPlan, confirmingSwitch) && (
         <DowngradeDialog
           plan={confirmingSwitch}
           at="now"

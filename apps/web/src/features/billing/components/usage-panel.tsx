@@ -63,6 +63,12 @@ export function UsagePanel() {
               used: n(usage.customDomains.used),
               limit: n(usage.customDomains.limit),
             })}
+            // A domain waiting for its DNS records already takes one of the plan's.
+            note={
+              usage.customDomains.waiting > 0
+                ? t('billing.usage.domainsWaiting', { count: n(usage.customDomains.waiting) })
+                : undefined
+            }
           />
           <UsageMeter
             label={t('billing.usage.storage')}
@@ -83,7 +89,13 @@ export function UsagePanel() {
           </div>
           <div className="usage-item">
             <dt>{t('billing.usage.bandwidth')}</dt>
-            <dd data-testid="usage-bandwidth">{formatBytes(locale, usage.bandwidthBytes)}</dd>
+            <dd>
+              <span data-testid="usage-bandwidth">{formatBytes(locale, usage.bandwidthBytes)}</span>
+              {/* Beside 0 visitors a figure of bytes needs saying where it went. */}
+              <span className="usage-note" data-testid="usage-bandwidth-note">
+                {t('billing.usage.bandwidthNote')}
+              </span>
+            </dd>
           </div>
           <div className="usage-item">
             <dt>{t('billing.usage.parkedVisits')}</dt>
@@ -105,11 +117,14 @@ function UsageMeter({
   used,
   limit,
   text,
+  note,
 }: {
   label: string;
   used: number;
   limit: number | null;
   text: string;
+  /** What the figure includes, under it. */
+  note?: string | undefined;
 }) {
   // Unlimited plans and a zero limit have nothing to fill.
   const share = limit ? Math.min(1, used / limit) : 0;
@@ -126,6 +141,7 @@ function UsageMeter({
             />
           </span>
         )}
+        {note && <span className="usage-note">{note}</span>}
       </dd>
     </div>
   );

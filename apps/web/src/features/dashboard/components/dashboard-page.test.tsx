@@ -82,6 +82,7 @@ function limitsOf(overrides: Partial<DowngradePreview> = {}): DowngradePreview {
     syncsStopping: [],
     customDomains: { count: 0, limit: 0, detaching: [] },
     customSubdomain: false,
+    chosenSubdomains: 0,
     graceDays: 14,
     ...overrides,
   };

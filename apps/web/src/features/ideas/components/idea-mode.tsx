@@ -1,15 +1,13 @@
-import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { useAuth } from '../../../lib/auth-context';
 import { useDialogs } from '../../../lib/dialogs';
-import { useI18n } from '../../../lib/i18n';
+import { lazyScreen, useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { useIdeaSearch } from '../hooks/use-idea-search';
 
 // The grid, its cards and the rewrite review load with the first results, outside the landing bundle.
-const IdeaResults = lazy(async () => ({
-  default: (await import('./idea-results')).IdeaResults,
-}));
+const IdeaResults = lazyScreen(() => import('./idea-results'), 'IdeaResults');
 
 /** The hero's idea mode (SPEC §2): describe an idea, get reference websites, pick and rewrite one. */
 export function IdeaMode() {

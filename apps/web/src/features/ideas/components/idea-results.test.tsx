@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlanId } from '@mirror/contract';
 import {
@@ -57,7 +58,18 @@ function renderGrid(plan: PlanId, routes: Routes, initial = [bakery, loaf].map(t
     'GET /domains/ai-rewrite-pricing': { body: { amount: 200, currency: 'usd', available: true } },
     ...routes,
   });
-  renderWithProviders(<Harness initial={initial} />);
+  renderWithProviders(
+    <>
+      <Harness initial={initial} />
+      <StateProbe />
+    </>,
+  );
+}
+
+/** What a link handed to the page it opens (the router's location state). */
+function StateProbe() {
+  const { state } = useLocation();
+  return <output data-testid="location-state">{JSON.stringify(state ?? null)}</output>;
 }
 
 const card = (title: string) => within(screen.getByRole('article', { name: title }));
@@ -267,16 +279,30 @@ describe('a server without an AI model', () => {
         name: 'Customize with instructions',
       });
       expect(link.getAttribute('href')).toBe('/dashboard/site/ref-1');
+      // Nobody who just paid for a plan is sent to ask an operator for anything.
       expect(
-        card('Crumb & Co Bakery').getByText(
-          'AI rewrites are not available yet. Ask the site operator to connect an AI model.',
-        ),
+        card('Crumb & Co Bakery').getByText(/^AI rewrites are not offered on this server/),
       ).toBeTruthy();
+      expect(document.body.textContent).not.toMatch(/operator|connect an AI model/i);
       expect(card('Crumb & Co Bakery').queryByRole('button', { name: /AI Rewrite/ })).toBeNull();
       expect(card('Crumb & Co Bakery').queryByText(/\$2/)).toBeNull();
       expect(document.body.textContent).not.toMatch(/AI_|BASE_URL/);
     },
   );
+
+  it('carries the idea into the site page’s instructions', async () => {
+    renderGrid('pro', unavailable, ready());
+    const link = await card('Crumb & Co Bakery').findByRole('link', {
+      name: 'Customize with instructions',
+    });
+    fireEvent.click(link);
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe('/dashboard/site/ref-1'),
+    );
+    expect(JSON.parse(screen.getByTestId('location-state').textContent ?? 'null')).toEqual({
+      instructions: IDEA,
+    });
+  });
 });
 
 describe('reference thumbnails', () => {

@@ -7,8 +7,9 @@ import { notify } from '../../../lib/toast';
 import { getDomainsOverview } from '../../../api/domains';
 import { deleteSite } from '../../../api/sites';
 import { payRewrite } from '../api/pay-rewrite';
-import { useRewritePricing } from '../hooks/use-rewrite-pricing';
-import { formatPrice, type ReferenceItem } from '../utils/reference-item';
+import { useRewritePricing } from '../../../hooks/use-rewrite-pricing';
+import { formatPrice } from '../../../lib/format';
+import type { ReferenceItem } from '../utils/reference-item';
 import { MirrorSlotsDialog } from './mirror-slots-dialog';
 import { ReferenceCard } from './reference-card';
 import { RewritePanel } from './rewrite-panel';
@@ -123,6 +124,7 @@ export function IdeaResults({
             <li key={item.url}>
               <ReferenceCard
                 item={item}
+                idea={idea}
                 paid={mayRewriteFree(item)}
                 canPay={user !== null && canPay}
                 price={price}

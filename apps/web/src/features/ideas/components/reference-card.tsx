@@ -15,6 +15,8 @@ import { ReferenceThumbnail } from './reference-thumbnail';
 
 interface ReferenceCardProps {
   item: ReferenceItem;
+  /** The idea searched for: without rewrites it is carried into the site's instructions. */
+  idea?: string;
   /**
    * Paid plans rewrite for free ('AI Rewrite'), as does a site whose rewrite was paid for; others
    * pay the price ('$2 AI Rewrite').
@@ -46,6 +48,7 @@ interface ReferenceCardProps {
  */
 export function ReferenceCard({
   item,
+  idea,
   paid,
   canPay,
   price,
@@ -149,7 +152,12 @@ export function ReferenceCard({
             </button>
           )}
           {item.cloneStatus === 'completed' && !rewriteAvailable && item.cloneId && (
-            <Link className="button button-primary" to={paths.site.getHref(item.cloneId)}>
+            <Link
+              className="button button-primary"
+              to={paths.site.getHref(item.cloneId)}
+              // The site page's instructions field starts with the idea (CustomizePanel).
+              state={idea ? { instructions: idea } : undefined}
+            >
               {t('ideas.card.customize')}
             </Link>
           )}

@@ -20,14 +20,3 @@ export function toReferenceItem(reference: ReferenceWebsite): ReferenceItem {
 export function canSelectReference(item: Pick<ReferenceItem, 'cloneStatus'>): boolean {
   return item.cloneStatus === null || item.cloneStatus === 'failed';
 }
-
-/** 200 cents in usd → `$2`; whole amounts without decimals, as the SPEC writes the price. */
-export function formatPrice(locale: string, cents: number, currency: string): string {
-  const amount = cents / 100;
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
-    maximumFractionDigits: 2,
-  }).format(amount);
-}

@@ -1,9 +1,10 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CloneRecord } from '@mirror/contract';
-import { makeClone } from '../../../test/fixtures';
+import { makeClone, makeUser, storeToken } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
+import { startTestServer, type TestServer } from '../../../test/test-server';
 import { PreviewPanel } from './preview-panel';
 
 const previewUrl = 'http://calm-river.localhost:8181/';
@@ -11,15 +12,22 @@ const previewUrl = 'http://calm-river.localhost:8181/';
 function renderPanel(clone: CloneRecord, isLoggedIn = false) {
   const onRegister = vi.fn();
   const onTryAgain = vi.fn();
+  const onNewAddress = vi.fn();
   renderWithProviders(
     <PreviewPanel
       clone={clone}
       isLoggedIn={isLoggedIn}
       onRegister={onRegister}
       onTryAgain={onTryAgain}
+      onNewAddress={onNewAddress}
     />,
   );
-  return { onRegister, onTryAgain, panel: screen.getByRole('region', { name: 'Live preview' }) };
+  return {
+    onRegister,
+    onTryAgain,
+    onNewAddress,
+    panel: screen.getByRole('region', { name: 'Live preview' }),
+  };
 }
 
 describe('live preview panel', () => {
@@ -32,9 +40,9 @@ describe('live preview panel', () => {
         estimatedTime: 17,
       }),
     );
-    expect(within(panel).getByRole('link', { name: previewUrl }).getAttribute('href')).toBe(
-      previewUrl,
-    );
+    // The address is named, but not a link until there is a copy behind it (issue 31, item 7).
+    expect(within(panel).getByText(previewUrl)).toBeTruthy();
+    expect(within(panel).queryByRole('link', { name: previewUrl })).toBeNull();
     const badge = within(panel).getByText('Processing');
     expect(badge.className).toContain('status-processing');
     const bar = within(panel).getByRole('progressbar', { name: 'Mirror progress' });
@@ -106,7 +114,11 @@ describe('live preview panel', () => {
       makeClone({ status: 'failed', currentStatus: 'mirror failed', error: 'DNS lookup failed' }),
     );
     expect(within(panel).getByText('Failed').className).toContain('status-failed');
-    expect(within(panel).getByTestId('clone-status-line').textContent).toBe('mirror failed');
+    // The label says it failed; no status line says it again, and no link leads to "No site here".
+    expect(within(panel).getByTestId('clone-status-line').textContent).toBe('');
+    expect(panel.textContent).not.toMatch(/mirror failed/i);
+    expect(within(panel).queryByText(previewUrl)).toBeNull();
+    expect(within(panel).queryAllByRole('link')).toHaveLength(0);
     expect(within(panel).getByRole('alert').textContent).toBe('DNS lookup failed');
     // An older server's sentence has no technical detail apart.
     expect(within(panel).queryByRole('button', { name: 'Details' })).toBeNull();
@@ -180,6 +192,142 @@ describe('live preview panel', () => {
   });
 });
 
+describe('each outcome said once (issue 31, item 7)', () => {
+  it('offers "Try again" only where another try may help', () => {
+    const kinds = ['http-not-found', 'refused', 'blocked-address', 'dns', 'robots'] as const;
+    for (const errorKind of kinds) {
+      const { panel, onNewAddress } = renderPanel(
+        makeClone({ status: 'failed', error: 'No.', errorKind }),
+      );
+      expect(within(panel).queryByRole('button', { name: 'Try again' }), errorKind).toBeNull();
+      fireEvent.click(within(panel).getByRole('button', { name: 'Try another address' }));
+      expect(onNewAddress).toHaveBeenCalledTimes(1);
+      cleanup();
+    }
+    for (const errorKind of ['timeout', 'connection', 'http-server', 'time-limit'] as const) {
+      const { panel, onTryAgain } = renderPanel(
+        makeClone({ status: 'failed', error: 'Slow.', errorKind }),
+      );
+      fireEvent.click(within(panel).getByRole('button', { name: 'Try again' }));
+      expect(onTryAgain, errorKind).toHaveBeenCalledTimes(1);
+      expect(within(panel).queryByRole('button', { name: 'Try another address' })).toBeNull();
+      cleanup();
+    }
+  });
+
+  it('says "Completed" once, by the status label, with the address as a link', () => {
+    const { panel } = renderPanel(
+      makeClone({ status: 'completed', currentStatus: 'mirror created successfully', progress: 1 }),
+    );
+    expect(panel.textContent?.match(/completed/gi)).toEqual(['Completed']);
+    expect(panel.textContent).not.toMatch(/created successfully/i);
+    expect(within(panel).getByRole('link', { name: previewUrl }).getAttribute('href')).toBe(
+      previewUrl,
+    );
+  });
+});
+
+describe('a demo after signing in (issue 31, item 1)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({});
+  });
+  afterAll(() => server.close());
+
+  it("offers the site page only once the demo is the account's", async () => {
+    storeToken();
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser() } },
+      'GET /domains/clones': { body: [makeClone({ id: 'site-1', status: 'completed' })] },
+    });
+    const { panel } = renderPanel(
+      makeClone({ id: 'site-1', status: 'completed', progress: 1, isDemo: true }),
+      true,
+    );
+    const manage = await within(panel).findByRole('link', { name: 'Manage and deploy' });
+    expect(manage.getAttribute('href')).toBe('/dashboard/site/site-1');
+    expect(within(panel).queryByTestId('preview-not-claimed')).toBeNull();
+  });
+
+  it('says a demo the sign-up could not claim is not yours, with no way to manage it', async () => {
+    storeToken();
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser() } },
+      'GET /domains/clones': { body: [makeClone({ id: 'older-site', status: 'completed' })] },
+    });
+    const { panel } = renderPanel(
+      makeClone({ id: 'site-1', status: 'completed', progress: 1, isDemo: true }),
+      true,
+    );
+    expect((await within(panel).findByTestId('preview-not-claimed')).textContent).toContain(
+      'This demo was not added to your account',
+    );
+    expect(within(panel).queryByRole('link', { name: 'Manage and deploy' })).toBeNull();
+    expect(within(panel).getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe(
+      '/billing',
+    );
+  });
+});
+
+describe('the fidelity check after the mirror (issue 31, item 10)', () => {
+  const completed = (fidelity: CloneRecord['fidelity']) =>
+    renderPanel(makeClone({ status: 'completed', progress: 1, fidelity })).panel;
+
+  it('says how far the check got while it runs', () => {
+    let panel = completed({ state: 'queued', score: null, pagesChecked: 0 });
+    expect(within(panel).getByTestId('preview-fidelity').textContent).toBe(
+      'Checking fidelity: waiting for a browser to compare the copy with the original…',
+    );
+    cleanup();
+    panel = completed({ state: 'running', score: null, pagesChecked: 0 });
+    expect(within(panel).getByTestId('preview-fidelity').textContent).toBe(
+      'Checking fidelity: opening the original and the copy in a browser…',
+    );
+    cleanup();
+    panel = completed({
+      state: 'running',
+      score: null,
+      pagesChecked: 0,
+      progress: { done: 3, total: 6 },
+    });
+    expect(within(panel).getByTestId('preview-fidelity').textContent).toBe(
+      'Checking fidelity: 3 of 6 comparisons done (each page at desktop and at mobile width)',
+    );
+    const bar = within(panel).getByRole('progressbar', { name: 'Fidelity check progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('50');
+    cleanup();
+    panel = completed({
+      state: 'running',
+      score: null,
+      pagesChecked: 0,
+      progress: { done: 6, total: 6 },
+    });
+    expect(within(panel).getByTestId('preview-fidelity').textContent).toBe(
+      'Checking fidelity: finishing the report…',
+    );
+  });
+
+  it('shows a loading indicator over the live preview until its page has loaded', () => {
+    const panel = completed(null);
+    fireEvent.click(within(panel).getByRole('button', { name: 'Live Preview' }));
+    expect(within(panel).getByTestId('site-frame-loading').textContent?.trim()).toBe(
+      'Loading the preview…',
+    );
+    fireEvent.load(panel.querySelector('iframe')!);
+    expect(within(panel).queryByTestId('site-frame-loading')).toBeNull();
+  });
+
+  it('explains the score when it appears', () => {
+    const panel = completed({ state: 'completed', score: 99.62, pagesChecked: 3 });
+    expect(within(panel).getByTestId('preview-fidelity').textContent).toBe(
+      'Fidelity 99.6% · 3 pages checked',
+    );
+    expect(
+      within(panel).getByText(/^The share of the copy's pixels that look the same/),
+    ).toBeTruthy();
+  });
+});
+
 describe('scrolling the panel into view', () => {
   const scrolls: { element: Element; options: ScrollIntoViewOptions | undefined }[] = [];
   const original = Element.prototype.scrollIntoView;
@@ -209,7 +357,13 @@ describe('scrolling the panel into view', () => {
         >
           complete
         </button>
-        <PreviewPanel clone={clone} isLoggedIn={false} onRegister={vi.fn()} onTryAgain={vi.fn()} />
+        <PreviewPanel
+          clone={clone}
+          isLoggedIn={false}
+          onRegister={vi.fn()}
+          onTryAgain={vi.fn()}
+          onNewAddress={vi.fn()}
+        />
       </>
     );
   }

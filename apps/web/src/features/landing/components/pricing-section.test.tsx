@@ -28,6 +28,41 @@ describe('pricing section', () => {
     expect(screen.getByRole('listitem', { name: 'Mirror Agency' }).textContent).toContain('$29');
   });
 
+  it('sells no AI rewrite where no AI model is connected (issue 31)', async () => {
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser() } },
+      'GET /domains/ai-rewrite-pricing': {
+        body: { amount: 200, currency: 'usd', available: false },
+      },
+    });
+    renderWithProviders(<PricingSection />);
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.path === '/domains/ai-rewrite-pricing')).toBe(true),
+    );
+    const pro = screen.getByRole('listitem', { name: 'Mirror Pro' });
+    expect(pro.textContent).toContain('Included:2 custom domains');
+    for (const name of ['Reflection', 'Mirror Pro', 'Mirror Agency']) {
+      expect(screen.getByRole('listitem', { name }).textContent).not.toMatch(/rewrite/i);
+    }
+  });
+
+  it('lists AI rewrites, at the server’s price, where a model is connected', async () => {
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser() } },
+      'GET /domains/ai-rewrite-pricing': {
+        body: { amount: 350, currency: 'usd', available: true },
+      },
+    });
+    renderWithProviders(<PricingSection />);
+    const free = screen.getByRole('listitem', { name: 'Reflection' });
+    await waitFor(() =>
+      expect(free.textContent).toContain('Included:AI rewrite for a one-time $3.50'),
+    );
+    expect(screen.getByRole('listitem', { name: 'Mirror Pro' }).textContent).toContain(
+      'Included:Free AI rewrites',
+    );
+  });
+
   it('opens the login dialog when a logged-out visitor picks a plan', async () => {
     renderWithProviders(<PricingSection />);
     fireEvent.click(screen.getByRole('button', { name: 'Upgrade to Pro' }));

@@ -1,7 +1,9 @@
 import { useNavigate } from 'react-router';
 import { PLANS, type Plan } from '@mirror/contract';
+import { useRewritePricing } from '../../../hooks/use-rewrite-pricing';
 import { useAuth } from '../../../lib/auth-context';
 import { useDialogs } from '../../../lib/dialogs';
+import { formatPrice } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { getPlanAction } from '../utils/plan-action';
 import { SectionHeader } from './section-header';
@@ -13,10 +15,14 @@ const BUTTON_CLASS: Record<Plan['buttonVariant'], string> = {
 };
 
 export function PricingSection() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const { isLoggedIn } = useAuth();
   const { openDialog } = useDialogs();
   const navigate = useNavigate();
+  // AI rewrites are offered only once the server says it can run them (an AI model is connected).
+  const pricing = useRewritePricing(true);
+  const rewrites = pricing.known && pricing.available;
+  const rewritePrice = formatPrice(locale, pricing.amount, pricing.currency);
 
   const handleChoosePlan = (plan: Plan) => {
     const action = getPlanAction(plan, isLoggedIn);
@@ -55,22 +61,24 @@ export function PricingSection() {
               </p>
               <p className="plan-description">{t(`pricing.plans.${plan.id}.description`)}</p>
               <ul className="plan-features">
-                {plan.features.map((feature) => (
-                  <li
-                    key={feature.key}
-                    className={
-                      feature.included ? 'plan-feature' : 'plan-feature plan-feature-excluded'
-                    }
-                  >
-                    <span className="plan-feature-icon" aria-hidden="true">
-                      {feature.included ? '✓' : '✗'}
-                    </span>
-                    <span className="visually-hidden">
-                      {feature.included ? t('pricing.included') : t('pricing.excluded')}
-                    </span>
-                    <span>{t(`pricing.features.${feature.key}`)}</span>
-                  </li>
-                ))}
+                {plan.features
+                  .filter((feature) => rewrites || !feature.needsModel)
+                  .map((feature) => (
+                    <li
+                      key={feature.key}
+                      className={
+                        feature.included ? 'plan-feature' : 'plan-feature plan-feature-excluded'
+                      }
+                    >
+                      <span className="plan-feature-icon" aria-hidden="true">
+                        {feature.included ? '✓' : '✗'}
+                      </span>
+                      <span className="visually-hidden">
+                        {feature.included ? t('pricing.included') : t('pricing.excluded')}
+                      </span>
+                      <span>{t(`pricing.features.${feature.key}`, { price: rewritePrice })}</span>
+                    </li>
+                  ))}
               </ul>
               <button
                 type="button"

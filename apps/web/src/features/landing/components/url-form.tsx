@@ -1,17 +1,16 @@
-import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
+import { Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { withAutoPrefix } from '@mirror/contract';
 import { Spinner } from '../../../components/ui/spinner';
 import { useAuth, isPaidUser } from '../../../lib/auth-context';
 import { useDialogs } from '../../../lib/dialogs';
-import { useI18n } from '../../../lib/i18n';
+import { lazyScreen, useI18n } from '../../../lib/i18n';
 import { useAutoPrefix } from '../hooks/use-auto-prefix';
-import { useMirrorRun } from '../hooks/use-mirror-run';
+import { useMirrorRun, type MirrorRequest } from '../hooks/use-mirror-run';
+import { useSavedDemo } from '../hooks/use-saved-demo';
 import { checkSourceUrl } from '../utils/validate-url';
 
 // The panel and its styles load with the first mirror run, keeping them out of the landing bundle.
-const PreviewPanel = lazy(async () => ({
-  default: (await import('./preview-panel')).PreviewPanel,
-}));
+const PreviewPanel = lazyScreen(() => import('./preview-panel'), 'PreviewPanel');
 
 export function UrlForm() {
   const { t } = useI18n();
@@ -25,8 +24,11 @@ export function UrlForm() {
   const instructionsId = useId();
   const showPaidFields = isLoggedIn && isPaidUser(user);
   const run = useMirrorRun();
+  /** The last request sent, for "Try again". */
+  const lastRequest = useRef<MirrorRequest | null>(null);
 
   useAutoPrefix(url, setUrl);
+  useSavedDemo(run, !isLoggedIn);
 
   const check = checkSourceUrl(url);
   const error = touched && !check.ok ? t(check.errorKey) : null;
@@ -44,21 +46,27 @@ export function UrlForm() {
       return;
     }
     setUrl(result.url);
-    void run.start(
-      showPaidFields
-        ? { sourceUrl: result.url, targetDomain: targetSubdomain, aiInstructions }
-        : { sourceUrl: result.url },
-      { isGuest: !isLoggedIn },
-    );
+    const request = showPaidFields
+      ? { sourceUrl: result.url, targetDomain: targetSubdomain, aiInstructions }
+      : { sourceUrl: result.url };
+    lastRequest.current = request;
+    void run.start(request, { isGuest: !isLoggedIn });
   };
 
+  /** The same address once more, after a failure another try may cure. */
   const handleTryAgain = () => {
+    const request = lastRequest.current;
+    if (!request || run.busy) return handleNewAddress();
+    void run.start(request, { isGuest: !isLoggedIn });
+  };
+
+  /** The address stays, to be corrected: a retry of it as it is would fail the same way. */
+  const handleNewAddress = () => {
     run.reset();
-    setUrl('');
     setTouched(false);
-    setTargetSubdomain('');
-    setAiInstructions('');
-    document.getElementById('hero-url')?.focus();
+    const input = document.getElementById('hero-url');
+    input?.focus();
+    if (input instanceof HTMLInputElement) input.select();
   };
 
   return (
@@ -122,7 +130,9 @@ export function UrlForm() {
         )}
         <p
           className={
-            run.message ? `hero-mirror-message tone-${run.message.tone}` : 'visually-hidden'
+            run.message && !run.message.inPanel
+              ? `hero-mirror-message tone-${run.message.tone}`
+              : 'visually-hidden'
           }
           role="status"
           data-testid="mirror-message"
@@ -190,8 +200,9 @@ export function UrlForm() {
           <PreviewPanel
             clone={run.clone}
             isLoggedIn={isLoggedIn}
-            onRegister={() => openDialog('register')}
+            onRegister={() => openDialog('register', { demoId: run.clone?.id })}
             onTryAgain={handleTryAgain}
+            onNewAddress={handleNewAddress}
           />
         </Suspense>
       )}

@@ -12,13 +12,20 @@ import { fetchCloneStatus } from '../../../api/sites';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { createClone } from '../../../api/sites';
-import { saveDemoSiteId } from '../utils/demo-sites';
+import { forgetDemoSiteId, saveDemoSiteId } from '../utils/demo-sites';
 
 /**
  * The fidelity check runs after the mirror completes (issue 21): the status is asked again every
- * 3 s while its `fidelity` is not settled yet, for 2 minutes at most.
+ * 3 s while its `fidelity` is not settled yet, for 5 minutes at most (a demo's check of 3 pages
+ * may take 2½ minutes after waiting for its turn).
  */
-export const FIDELITY_FOLLOW_LIMIT_MS = 120_000;
+export const FIDELITY_FOLLOW_LIMIT_MS = 300_000;
+
+/**
+ * What the preview panel shows of a run: its status answer, and whether it is a visitor's demo (a
+ * run resumed after a reload has only its status).
+ */
+export type RunClone = CloneStatusResponse & Partial<Pick<CloneRecord, 'isDemo'>>;
 
 /** No check yet (null, or a server that does not report one), or one queued or running. */
 function fidelityPending(status: CloneStatusResponse): boolean {
@@ -32,6 +39,11 @@ export type MirrorPhase = 'idle' | 'validating' | 'starting' | 'watching' | 'sta
 export interface MirrorMessage {
   text: string;
   tone: 'progress' | 'success' | 'error';
+  /**
+   * The preview panel shows this already (its status label, line and failure): the hero only
+   * announces it to screen readers, so that nothing is said twice on screen (issue 31, item 7).
+   */
+  inPanel?: boolean;
 }
 
 export interface MirrorRequest {
@@ -44,13 +56,18 @@ export interface MirrorRequest {
 export interface MirrorRun {
   phase: MirrorPhase;
   /** The clone record with the latest status answer merged in (SPEC §7). */
-  clone: CloneRecord | null;
+  clone: RunClone | null;
   message: MirrorMessage | null;
   /** True from the click until the run is completed or failed. */
   busy: boolean;
   validating: () => void;
   cancelValidation: () => void;
   start: (request: MirrorRequest, options: { isGuest: boolean }) => Promise<void>;
+  /**
+   * Shows a visitor's demo again after a reload, from its status (issue 31, item 10): a running
+   * one is watched on, a completed one's fidelity check followed.
+   */
+  resume: (status: CloneStatusResponse) => void;
   reset: () => void;
 }
 
@@ -58,7 +75,9 @@ export interface MirrorRun {
 export function useMirrorRun(): MirrorRun {
   const { t } = useI18n();
   const [phase, setPhase] = useState<MirrorPhase>('idle');
-  const [record, setRecord] = useState<CloneRecord | null>(null);
+  const [record, setRecord] = useState<RunClone | null>(null);
+  /** The run being watched is a visitor's demo (its id is kept for the sign-up's claim). */
+  const guestRun = useRef(false);
   const [startError, setStartError] = useState<string | null>(null);
   /** The latest status asked for after completion, for the fidelity check's outcome. */
   const [followed, setFollowed] = useState<CloneStatusResponse | null>(null);
@@ -103,12 +122,19 @@ export function useMirrorRun(): MirrorRun {
   );
   useEffect(() => () => cancelFollow.current?.(), []);
 
+  // Each outcome is said once (issue 31, item 7): a demo is "saved" only once it is worth keeping,
+  // and a failed one is forgotten, so it is neither celebrated nor claimed.
   const polling = useClonePolling({
     onSettled: (status: CloneStatusResponse) => {
       if (status.status === 'completed') {
-        notify.success(t('toasts.mirrorCreated'));
+        if (guestRun.current)
+          notify.success(t('mirror.messages.demoSaved'), { autoClose: DEMO_SAVED_TOAST_MS });
+        else notify.success(t('toasts.mirrorCreated'));
         if (fidelityPending(status)) followFidelity(status.id);
-      } else notify.error(t('toasts.mirrorFailed'));
+      } else {
+        if (guestRun.current) forgetDemoSiteId(status.id);
+        notify.error(t('toasts.mirrorFailed'));
+      }
     },
     onError: (message) => notify.error(t('mirror.messages.pollError', { error: message })),
   });
@@ -122,6 +148,7 @@ export function useMirrorRun(): MirrorRun {
       setRecord(null);
       setStartError(null);
       setPhase('starting');
+      guestRun.current = isGuest;
       const body: CloneRequestBody = { sourceUrl: request.sourceUrl, isDemo: isGuest };
       if (!isGuest && request.targetDomain?.trim()) body.targetDomain = request.targetDomain.trim();
       if (!isGuest && request.aiInstructions?.trim())
@@ -130,10 +157,8 @@ export function useMirrorRun(): MirrorRun {
         const created = await createClone(body);
         setRecord(created);
         setPhase('watching');
-        if (isGuest) {
-          saveDemoSiteId(created.id);
-          notify.success(t('mirror.messages.demoSaved'), { autoClose: DEMO_SAVED_TOAST_MS });
-        }
+        // Kept at once, so that a sign-up while it runs claims it too.
+        if (isGuest) saveDemoSiteId(created.id);
         startPolling(created.id);
       } catch (error) {
         setStartError(getErrorMessage(error, t('mirror.messages.creationFailed')));
@@ -142,6 +167,22 @@ export function useMirrorRun(): MirrorRun {
       }
     },
     [t, startPolling, stopPolling, stopFollowing],
+  );
+
+  const resume = useCallback(
+    (status: CloneStatusResponse) => {
+      stopPolling();
+      stopFollowing();
+      setFollowed(null);
+      setStartError(null);
+      guestRun.current = true;
+      setRecord({ ...status, isDemo: true });
+      setPhase('watching');
+      if (status.status === 'completed') {
+        if (fidelityPending(status)) followFidelity(status.id);
+      } else if (status.status !== 'failed') startPolling(status.id);
+    },
+    [stopPolling, stopFollowing, followFidelity, startPolling],
   );
 
   const reset = useCallback(() => {
@@ -161,7 +202,7 @@ export function useMirrorRun(): MirrorRun {
 
   const latest = polling.id !== null && polling.id === record?.id ? polling.status : null;
   const after = followed && followed.id === record?.id ? followed : null;
-  const clone = record && latest ? { ...record, ...latest, ...after } : record;
+  const clone = record ? { ...record, ...latest, ...after } : null;
 
   let message: MirrorMessage | null = null;
   if (phase === 'validating') message = { text: t('mirror.progress.validating'), tone: 'progress' };
@@ -176,16 +217,17 @@ export function useMirrorRun(): MirrorRun {
       message = {
         text: t('mirror.messages.completed', { url: clone.previewUrl ?? '' }),
         tone: 'success',
+        inPanel: true,
       };
     } else if (clone.status === 'failed') {
       // The preview panel says why, once, with the details behind a toggle (issue 20).
-      message = { text: t('mirror.progress.failed'), tone: 'error' };
+      message = { text: t('mirror.progress.failed'), tone: 'error', inPanel: true };
     } else if (clone.status === 'completing') {
-      message = { text: t('mirror.progress.finalizing'), tone: 'progress' };
+      message = { text: t('mirror.progress.finalizing'), tone: 'progress', inPanel: true };
     } else if (clone.status === 'processing') {
-      message = { text: t('mirror.progress.processing'), tone: 'progress' };
+      message = { text: t('mirror.progress.processing'), tone: 'progress', inPanel: true };
     } else {
-      message = { text: t('mirror.progress.cloning'), tone: 'progress' };
+      message = { text: t('mirror.progress.cloning'), tone: 'progress', inPanel: true };
     }
   }
 
@@ -194,5 +236,5 @@ export function useMirrorRun(): MirrorRun {
     phase === 'starting' ||
     (phase === 'watching' && polling.isPolling && !polling.error);
 
-  return { phase, clone, message, busy, validating, cancelValidation, start, reset };
+  return { phase, clone, message, busy, validating, cancelValidation, start, resume, reset };
 }

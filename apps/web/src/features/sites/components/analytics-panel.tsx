@@ -106,6 +106,10 @@ export function AnalyticsPanel({ siteId }: { siteId: string }) {
               testId="analytics-top-referrers"
             />
           </div>
+          {/* What the figures count: a visit is a session; data served includes bots' files. */}
+          <p className="site-hint" data-testid="analytics-note">
+            {t('site.analytics.countsNote')}
+          </p>
           {load.data.totals.botViews > 0 && (
             <p className="site-hint">
               {t('site.analytics.botViews', {

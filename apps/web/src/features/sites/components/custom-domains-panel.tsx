@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
   DOMAIN_MESSAGES,
@@ -7,11 +7,10 @@ import {
   normalizeDomainName,
   type CloneRecord,
   type CustomDomain,
-  type DomainCheckResponse,
-  type DomainsOverview,
 } from '@mirror/contract';
 import { deployDomain, getDomainsOverview } from '../../../api/domains';
 import { queryKeys } from '../../../api/query-keys';
+import { useCustomDomainUpdates } from '../../../hooks/use-custom-domain-updates';
 import { DeleteDomainButton } from '../../../components/domains/delete-domain';
 import { DomainStatusBadge } from '../../../components/domains/domain-status-badge';
 import { DomainVerification } from '../../../components/domains/domain-verification';
@@ -20,7 +19,6 @@ import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
-import { applyCheck } from '../../../lib/apply-check';
 import { useAuth } from '../../../lib/auth-context';
 import { EXAMPLE_DOMAIN, validateDomainName } from '../../../lib/domain-name';
 import { useI18n } from '../../../lib/i18n';
@@ -41,22 +39,8 @@ export function CustomDomainsPanel({ site }: { site: CloneRecord }) {
     select: (overview) => overview.customDomains.filter((domain) => domain.siteId === site.id),
   });
 
-  /** A change this panel made (attached, checked, removed) goes into the shared overview. */
-  const update = useCallback(
-    (change: (domains: CustomDomain[]) => CustomDomain[]) =>
-      queryClient.setQueryData<DomainsOverview>(queryKeys.domains.overview(), (current) =>
-        current ? { ...current, customDomains: change(current.customDomains) } : current,
-      ),
-    [queryClient],
-  );
-
-  const handleChecked = useCallback(
-    (answer: DomainCheckResponse) =>
-      update((domains) =>
-        domains.map((domain) => (domain.id === answer.id ? applyCheck(domain, answer) : domain)),
-      ),
-    [update],
-  );
+  // What this screen connects or checks goes into the shared overview (dashboard, site page).
+  const { update, handleChecked } = useCustomDomainUpdates();
 
   const limits = PLANS.filter((plan) => plan.limits.customDomains > 0)
     .map((plan) =>

@@ -118,14 +118,19 @@ describe('AI customization on the site page', () => {
       },
       'GET /domains/clone/s1/status': () => {
         // Draft first: the live version does not change.
-        site = { ...site, status: 'completed', progress: 1 };
+        site = {
+          ...site,
+          status: 'completed',
+          progress: 1,
+          currentStatus: 'draft ready for review',
+        };
         versions = [draft, versions[0]!];
         return {
           body: makeStatus('completed', { id: 's1', currentStatus: 'draft ready for review' }),
         };
       },
       'POST /domains/clone/s1/versions/v2/publish': () => {
-        site = { ...site, liveVersionId: 'v2' };
+        site = { ...site, liveVersionId: 'v2', currentStatus: 'draft published' };
         versions = [customized, { ...versions[1]!, isLive: false }];
         return { body: site };
       },
@@ -185,20 +190,29 @@ describe('AI customization on the site page', () => {
       review.getAllByRole('listitem').map((li) => li.querySelector('span')?.textContent),
     ).toEqual(customized.edits.map((e) => e.description));
     expect(review.getByRole('note').textContent).toBe('I did not understand: make it pop');
+    // The draft is shown once, in the review (issue 31): its row only leads there.
     const row = within(panel.getByTestId('plan-row'));
     expect(row.getByText('Draft')).toBeTruthy();
     expect(row.queryByText('Live')).toBeNull();
-    expect(row.getByText(`Instructions: ${text}`)).toBeTruthy();
+    expect(row.queryByText(`Instructions: ${text}`)).toBeNull();
+    expect(row.getByRole('link', { name: 'Review the draft' }).getAttribute('href')).toBe(
+      '#draft-review',
+    );
+    const status = within(screen.getByTestId('site-status'));
+    expect(status.getByText('draft ready for review')).toBeTruthy();
 
     fireEvent.click(review.getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(toasts()).toContain('Draft published. Your site is updated.'));
     expect(calls('POST', '/domains/clone/s1/versions/v2/publish')).toHaveLength(1);
     await waitFor(() => expect(screen.queryByTestId('draft-review')).toBeNull());
-    // The history lists the applied plan, live now.
+    // The history lists the applied plan, live now; the status no longer asks for a review.
     expect(within(panel.getByTestId('plan-row')).getByText('Live')).toBeTruthy();
+    expect(within(panel.getByTestId('plan-row')).getByText(`Instructions: ${text}`)).toBeTruthy();
+    expect(status.getByText('draft published')).toBeTruthy();
+    expect(status.queryByText(/ready for review/)).toBeNull();
   });
 
-  it('names the parts it cannot read, offers a phrasing it can, and makes nothing until they are fixed', async () => {
+  it('names the parts it cannot read, offers a phrasing it can, and lets the rest become a draft', async () => {
     let understandCalls = 0;
     const panel = await renderSite({
       'POST /domains/clone/s1/customize/understand': () => {
@@ -232,12 +246,14 @@ describe('AI customization on the site page', () => {
     const understood = within(await panel.findByTestId('customize-understood'));
     expect(
       understood.getByText(
-        'I could not understand these parts. Nothing is changed until they are rephrased:',
+        'I could not understand these parts. Rephrase them, or make the draft without them:',
       ),
     ).toBeTruthy();
-    expect(panel.getByRole<HTMLButtonElement>('button', { name: 'Make the draft' }).disabled).toBe(
-      true,
-    );
+    // What was understood can become a draft as it is.
+    expect(
+      panel.getByRole<HTMLButtonElement>('button', { name: 'Make the draft without them' })
+        .disabled,
+    ).toBe(false);
     fireEvent.click(understood.getByRole('button', { name: '“Set the main colour to gold”' }));
     expect(field.value).toBe("replace 'Acme' with 'Globex' and Set the main colour to gold");
     fireEvent.click(panel.getByRole('button', { name: 'Apply Customizations' }));
@@ -246,6 +262,100 @@ describe('AI customization on the site page', () => {
       await panel.findByRole<HTMLButtonElement>('button', { name: 'Make the draft' }),
     ).toHaveProperty('disabled', false);
     expect(calls('PUT', '/domains/clone/s1/customize')).toEqual([]);
+  });
+
+  it('offers the nearest looks for a vague wish, and makes a draft of the rest without it (issue 31)', async () => {
+    const panel = await renderSite({
+      'POST /domains/clone/s1/customize/understand': {
+        body: {
+          byModel: false,
+          willDo: [
+            'Change the main heading to "Fresh bread" on the home page (1 element on 1 page)',
+          ],
+          notUnderstood: [
+            {
+              part: 'make it pop more',
+              suggestion: 'Set the main color to crimson',
+              alternatives: ['Make the headings bigger', 'Set the accent color to gold'],
+            },
+          ],
+        },
+      },
+      'PUT /domains/clone/s1/customize': () => {
+        site = { ...site, status: 'pending', currentStatus: 'preparing customization' };
+        return { status: 202, body: makeStatus('pending', { id: 's1' }) };
+      },
+    });
+    const field = panel.getByLabelText<HTMLTextAreaElement>('Instructions');
+    const text = 'change the main heading to Fresh bread and make it pop more';
+    fireEvent.change(field, { target: { value: text } });
+    fireEvent.click(panel.getByRole('button', { name: 'Apply Customizations' }));
+    const understood = within(await panel.findByTestId('customize-understood'));
+    // Never the bare "Replace "old text" with "new text"": the looks the engine can set.
+    const offers = understood.getAllByRole('button').map((button) => button.textContent);
+    expect(offers).toEqual([
+      '“Set the main color to crimson”',
+      '“Make the headings bigger”',
+      '“Set the accent color to gold”',
+    ]);
+    expect(understood.getByText(/^I can change texts, colors, fonts/)).toBeTruthy();
+    // The part understood becomes the draft; the rest is left out, and said to be.
+    fireEvent.click(panel.getByRole('button', { name: 'Make the draft without them' }));
+    await waitFor(() => expect(calls('PUT', '/domains/clone/s1/customize')).toHaveLength(1));
+    expect(calls('PUT', '/domains/clone/s1/customize')[0]?.body).toEqual({
+      customizations: { instructions: text, partial: true },
+      regenerate: true,
+    });
+  });
+
+  it('uses one of the nearest looks in place of the vague wish', async () => {
+    const panel = await renderSite({
+      'POST /domains/clone/s1/customize/understand': {
+        body: {
+          byModel: false,
+          willDo: [],
+          notUnderstood: [
+            {
+              part: 'use a warmer palette',
+              suggestion: 'Set the main color to coral',
+              alternatives: ['Set the background color to ivory'],
+            },
+          ],
+        },
+      },
+    });
+    const field = panel.getByLabelText<HTMLTextAreaElement>('Instructions');
+    fireEvent.change(field, { target: { value: 'use a warmer palette' } });
+    fireEvent.click(panel.getByRole('button', { name: 'Apply Customizations' }));
+    const understood = within(await panel.findByTestId('customize-understood'));
+    // Nothing understood: nothing to make a draft of yet.
+    expect(panel.getByRole<HTMLButtonElement>('button', { name: 'Make the draft' }).disabled).toBe(
+      true,
+    );
+    fireEvent.click(
+      understood.getByRole('button', { name: '“Set the background color to ivory”' }),
+    );
+    expect(field.value).toBe('Set the background color to ivory');
+  });
+
+  it('starts with the idea carried from the reference grid', async () => {
+    storeToken();
+    server.setRoutes({
+      'GET /auth/me': { body: { user: makeUser({ plan: 'pro' }) } },
+      'GET /domains/clone/s1': () => ({ body: site }),
+      'GET /domains/clone/s1/versions': () => ({ body: versions }),
+      'GET /domains/s1/analytics?period=7d': { body: makeAnalytics() },
+    });
+    renderWithProviders(
+      <Routes>
+        <Route path="/dashboard/site/:id" element={<SitePage />} />
+      </Routes>,
+      { route: '/dashboard/site/s1', state: { instructions: 'A bakery in Lisbon' } },
+    );
+    const panel = within(await screen.findByRole('region', { name: 'AI customization' }));
+    const field = panel.getByLabelText<HTMLTextAreaElement>('Instructions');
+    expect(field.value).toBe('A bakery in Lisbon');
+    await waitFor(() => expect(document.activeElement).toBe(field));
   });
 
   it('undoes one edit of the draft: a new draft without it replaces the review', async () => {
@@ -293,20 +403,39 @@ describe('AI customization on the site page', () => {
     expect(after.getAllByRole('button', { name: /^Undo: / })).toHaveLength(1);
   });
 
-  it('discards the draft from the review; the live site stays', async () => {
+  it('discards the draft from the review once confirmed; the live site stays', async () => {
+    site = { ...site, currentStatus: 'draft ready for review' };
     versions = [draft, makeVersion({ id: 'v1', number: 1, isLive: true })];
     await renderSite({
       'DELETE /domains/clone/s1/versions/v2': () => {
+        site = { ...site, currentStatus: 'draft discarded' };
         versions = [makeVersion({ id: 'v1', number: 1, isLive: true })];
         return { body: { success: true, message: 'Draft discarded.' } };
       },
     });
-    fireEvent.click(
-      within(screen.getByTestId('draft-review')).getByRole('button', { name: 'Discard' }),
-    );
+    const discard = () =>
+      fireEvent.click(
+        within(screen.getByTestId('draft-review')).getByRole('button', { name: 'Discard' }),
+      );
+    // Issue 31: it cannot be undone, so it asks first; keeping the draft changes nothing.
+    discard();
+    let dialog = screen.getByRole('alertdialog', { name: 'Discard the draft (version 2)?' });
+    expect(dialog.textContent).toContain('Your live site stays as it is.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep draft' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls('DELETE', '/domains/clone/s1/versions/v2')).toHaveLength(0);
+    expect(screen.getByTestId('draft-review')).toBeTruthy();
+
+    discard();
+    dialog = screen.getByRole('alertdialog', { name: 'Discard the draft (version 2)?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Discard draft' }));
     await waitFor(() => expect(screen.queryByTestId('draft-review')).toBeNull());
     expect(calls('DELETE', '/domains/clone/s1/versions/v2')).toHaveLength(1);
     expect(toasts()).toContain('Draft discarded. Your site did not change.');
+    // The status card says what happened, no longer that a draft waits.
+    const status = within(screen.getByTestId('site-status'));
+    await waitFor(() => expect(status.getByText('draft discarded')).toBeTruthy());
+    expect(status.queryByText(/ready for review/)).toBeNull();
   });
 
   it('says so when the customization fails', async () => {
@@ -348,7 +477,7 @@ describe('AI customization on the site page', () => {
     );
   });
 
-  it('lets the owner discard a draft from the version history', async () => {
+  it('shows a draft once: the history and the applied changes lead to its review (issue 31)', async () => {
     versions = [
       makeVersion({
         id: 'v2',
@@ -357,22 +486,28 @@ describe('AI customization on the site page', () => {
         kind: 'rewrite',
         draft: true,
         changes: ['Main heading rewritten'],
+        previewUrl: 'http://v-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.localhost:8181/',
       }),
       makeVersion({ id: 'v1', number: 1, isLive: true }),
     ];
-    await renderSite({
-      'DELETE /domains/clone/s1/versions/v2': () => {
-        versions = [makeVersion({ id: 'v1', number: 1, isLive: true })];
-        return { status: 204 };
-      },
-    });
-    const history = within(screen.getByRole('region', { name: 'Version history' }));
-    const draftRow = within(history.getAllByTestId('version-row')[0]!);
-    expect(draftRow.getByText('Draft')).toBeTruthy();
-    expect(draftRow.getByText('AI rewrite')).toBeTruthy();
-    expect(draftRow.getByText('Main heading rewritten')).toBeTruthy();
-    fireEvent.click(draftRow.getByRole('button', { name: 'Discard version 2' }));
-    await waitFor(() => expect(history.getAllByTestId('version-row')).toHaveLength(1));
-    expect(calls('DELETE', '/domains/clone/s1/versions/v2')).toHaveLength(1);
+    const panel = await renderSite();
+    // What the draft changes is said once, in the review.
+    expect(screen.getAllByText('Main heading rewritten')).toHaveLength(1);
+    expect(within(screen.getByTestId('draft-review')).getByText('Main heading rewritten'));
+    for (const row of [
+      within(screen.getByRole('region', { name: 'Version history' })).getAllByTestId(
+        'version-row',
+      )[0]!,
+      panel.getByTestId('plan-row'),
+    ]) {
+      const draftRow = within(row);
+      expect(draftRow.getByText('Draft')).toBeTruthy();
+      expect(draftRow.getByText('AI rewrite')).toBeTruthy();
+      expect(draftRow.getByText('Waiting for your review.')).toBeTruthy();
+      expect(draftRow.getByRole('link', { name: 'Review the draft' }).getAttribute('href')).toBe(
+        '#draft-review',
+      );
+      expect(draftRow.queryAllByRole('button')).toHaveLength(0);
+    }
   });
 });

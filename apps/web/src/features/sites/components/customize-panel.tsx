@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
 import type { CloneRecord, CloneStatusResponse, Understanding } from '@mirror/contract';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
 import { VersionChanges } from '../../../components/mirror/version-changes';
@@ -36,7 +37,10 @@ const isPlan = (version: SiteVersionDetail) =>
 export function CustomizePanel({ site, versions, onStarted, onPublished }: CustomizePanelProps) {
   const { t, locale } = useI18n();
   const fieldId = useId();
-  const [instructions, setInstructions] = useState('');
+  // An idea carried from the reference grid (where no AI model can rewrite) starts the field.
+  const carried = (useLocation().state as { instructions?: unknown } | null)?.instructions;
+  const fieldRef = useRef<HTMLTextAreaElement>(null);
+  const [instructions, setInstructions] = useState(typeof carried === 'string' ? carried : '');
   const [touched, setTouched] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [rollingBack, setRollingBack] = useState<string | null>(null);
@@ -57,7 +61,16 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
       : versions?.find(
           (version) => version.number > awaitingAfter && isSettledStatus(version.status),
         );
-  const history = versions?.filter(isPlan) ?? [];
+  // A run under way is shown above as it goes; a draft is reviewed in one place (issue 31).
+  const history = versions?.filter((v) => isPlan(v) && !isRunningStatus(v.status)) ?? [];
+
+  useEffect(() => {
+    if (typeof carried !== 'string' || carried === '') return;
+    fieldRef.current?.scrollIntoView?.({ block: 'center' });
+    fieldRef.current?.focus({ preventScroll: true });
+    // Only when the page opens with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -75,10 +88,15 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
           setUnderstood({ text, result });
           return;
         }
-      } else if (checked.notUnderstood.length > 0 || checked.willDo.length === 0) {
+      } else if (checked.willDo.length === 0) {
         return;
       }
-      const status = await customizeSite(site.id, { instructions: text });
+      // What was understood becomes the draft; the rest is listed on it as not understood.
+      const partial = (checked?.notUnderstood.length ?? 0) > 0;
+      const status = await customizeSite(site.id, {
+        instructions: text,
+        ...(partial ? { partial: true } : {}),
+      });
       setUnderstood(null);
       setAwaitingAfter(newest);
       onStarted(status);
@@ -115,6 +133,7 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
           {t('site.customize.label')}
         </label>
         <textarea
+          ref={fieldRef}
           id={fieldId}
           name="instructions"
           className="input textarea"
@@ -156,13 +175,16 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
             running ||
             !hasLive ||
             versions === null ||
-            (understood !== null &&
-              (understood.result.notUnderstood.length > 0 || understood.result.willDo.length === 0))
+            (understood !== null && understood.result.willDo.length === 0)
           }
           aria-busy={submitting || undefined}
         >
           {submitting && <Spinner />}
-          {understood ? t('site.customize.confirm') : t('site.customize.apply')}
+          {!understood
+            ? t('site.customize.apply')
+            : understood.result.notUnderstood.length > 0 && understood.result.willDo.length > 0
+              ? t('site.customize.confirmPartial')
+              : t('site.customize.confirm')}
         </button>
       </form>
 
@@ -216,12 +238,19 @@ export function CustomizePanel({ site, versions, onStarted, onPublished }: Custo
                     {formatDateTime(locale, version.createdAt)}
                   </time>
                 </p>
-                {version.instructions && (
-                  <p className="customize-instructions">
-                    {t('site.customize.instructionsWere', { text: version.instructions })}
+                {version.draft ? (
+                  <p className="version-draft-note">
+                    {t('site.versions.draftWaiting')}{' '}
+                    <a href={`#${DRAFT_REVIEW_ID}`}>{t('site.customize.reviewLink')}</a>
                   </p>
+                ) : (
+                  version.instructions && (
+                    <p className="customize-instructions">
+                      {t('site.customize.instructionsWere', { text: version.instructions })}
+                    </p>
+                  )
                 )}
-                {version.status === 'failed' ? (
+                {version.draft ? null : version.status === 'failed' ? (
                   version.error && <p className="version-error">{version.error}</p>
                 ) : (
                   <VersionChanges changes={version.changes} unparsed={version.unparsed} />
@@ -270,27 +299,41 @@ function UnderstoodInstructions({
       )}
       {result.notUnderstood.length > 0 && (
         <div className="alert alert-error">
-          <p>{t('site.customize.notUnderstood')}</p>
+          <p>
+            {result.willDo.length > 0
+              ? t('site.customize.notUnderstoodPartial')
+              : t('site.customize.notUnderstood')}
+          </p>
           <ul>
-            {result.notUnderstood.map(({ part, suggestion }) => (
-              <li key={part}>
-                “{part}”
-                {suggestion && (
-                  <>
-                    {' '}
-                    {t('site.customize.tryInstead')}{' '}
-                    <button
-                      type="button"
-                      className="button-link"
-                      onClick={() => onUseSuggestion(part, suggestion)}
-                    >
-                      “{suggestion}”
-                    </button>
-                  </>
-                )}
-              </li>
-            ))}
+            {result.notUnderstood.map(({ part, suggestion, alternatives = [] }) => {
+              // The nearest things the engine can do, best first ("make it pop": a colour…).
+              const options = [...(suggestion ? [suggestion] : []), ...alternatives];
+              return (
+                <li key={part}>
+                  “{part}”
+                  {options.length > 0 && (
+                    <>
+                      {' '}
+                      {t('site.customize.tryInstead')}{' '}
+                      {options.map((option, index) => (
+                        <span key={option}>
+                          {index > 0 && ` ${t('site.customize.or')} `}
+                          <button
+                            type="button"
+                            className="button-link"
+                            onClick={() => onUseSuggestion(part, option)}
+                          >
+                            “{option}”
+                          </button>
+                        </span>
+                      ))}
+                    </>
+                  )}
+                </li>
+              );
+            })}
           </ul>
+          <p className="customize-can-do">{t('site.customize.canDo')}</p>
         </div>
       )}
       {result.willDo.length === 0 && result.notUnderstood.length === 0 && (

@@ -2,7 +2,6 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { CloneRecord } from '@mirror/contract';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { Panel } from '../../../components/ui/panel';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { siteNameOf } from '../../../lib/format';
@@ -11,7 +10,10 @@ import { useLoading } from '../../../lib/loading';
 import { notify } from '../../../lib/toast';
 import { deleteSite } from '../../../api/sites';
 
-/** Deleting asks once; confirming deletes and goes back to the dashboard. */
+/**
+ * One of the site's main actions, at the top of its page (issue 31). Deleting asks once;
+ * confirming deletes and goes back to the dashboard.
+ */
 export function DeleteSite({ site }: { site: CloneRecord }) {
   const { t } = useI18n();
   const { withLoading } = useLoading();
@@ -32,11 +34,12 @@ export function DeleteSite({ site }: { site: CloneRecord }) {
   };
 
   return (
-    <Panel tone="danger" title={t('site.danger.title')} description={t('site.danger.description')}>
+    <>
       <button
         ref={buttonRef}
         type="button"
         className="button button-outline-danger"
+        title={t('site.danger.description')}
         onClick={() => setConfirming(true)}
       >
         {t('site.danger.delete')}
@@ -52,6 +55,6 @@ export function DeleteSite({ site }: { site: CloneRecord }) {
           onCancel={() => setConfirming(false)}
         />
       )}
-    </Panel>
+    </>
   );
 }

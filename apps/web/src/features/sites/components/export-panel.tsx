@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { downloadExport } from '../api/site-api';
 import { saveBlob } from '../../../lib/save-blob';
 
-/** Downloads the static files of the live version as `site-{id}.zip`. */
-export function ExportPanel({ siteId, available }: { siteId: string; available: boolean }) {
+/**
+ * Downloads the static files of the live version as `site-{id}.zip`: one of the site's main
+ * actions, at the top of its page (issue 31).
+ */
+export function ExportButton({ siteId, available }: { siteId: string; available: boolean }) {
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
 
@@ -23,15 +25,14 @@ export function ExportPanel({ siteId, available }: { siteId: string; available: 
   };
 
   return (
-    <Panel title={t('site.export.title')} description={t('site.export.description')}>
-      <button
-        type="button"
-        className="button button-outline"
-        disabled={!available || busy}
-        onClick={() => void handleDownload()}
-      >
-        {busy ? t('site.export.downloading') : t('site.export.download')}
-      </button>
-    </Panel>
+    <button
+      type="button"
+      className="button button-outline"
+      disabled={!available || busy}
+      title={t('site.export.description')}
+      onClick={() => void handleDownload()}
+    >
+      {busy ? t('site.export.downloading') : t('site.export.download')}
+    </button>
   );
 }

@@ -282,7 +282,7 @@ describe('fidelity panel', () => {
     expect(calls('GET', '/domains/clone/s1/fidelity')).toHaveLength(before + polls);
   });
 
-  it('shows a page at a width: original, copy and difference, with a slider', async () => {
+  it('shows one page at a width: the original over the copy with the slider above, or one picture', async () => {
     await renderSite({ 'GET /domains/clone/s1/fidelity': { body: shortReport() } });
     const viewer = await within(fidelityPanel()).findByRole('region', {
       name: 'Compare the original and the copy',
@@ -292,50 +292,69 @@ describe('fidelity panel', () => {
     const select = v.getByLabelText('Page') as HTMLSelectElement;
     expect(select.value).toBe('/about');
     expect([...select.options].map((option) => option.value)).toEqual(['/', '/about']);
-    const shots = () =>
-      v
-        .getAllByRole('figure')
-        .slice(0, 3)
-        .map((figure) => [
-          figure.querySelector('figcaption')?.textContent,
-          figure.querySelector('img')?.getAttribute('src'),
-        ]);
-    expect(shots()).toEqual([
-      ['Original', '/api/domains/fidelity-shots/original-desktop/about.png'],
-      ['Copy', '/api/domains/fidelity-shots/copy-desktop/about.png'],
-      ['Difference', '/api/domains/fidelity-shots/diff-desktop/about.png'],
-    ]);
-    expect(v.getByAltText('The original website: /about (Desktop)')).toBeTruthy();
-    expect(v.getByAltText('The copy: /about (Desktop)')).toBeTruthy();
-    expect(
-      v.getByAltText('Differences between the original and the copy: /about (Desktop)'),
-    ).toBeTruthy();
     const metrics = () => v.getByTestId('fidelity-metrics').textContent;
     expect(metrics()).toContain('Different pixels4.2%');
     expect(metrics()).toContain('Noise0.3%');
 
-    fireEvent.click(v.getByRole('button', { name: 'Mobile' }));
-    expect(v.getByRole('button', { name: 'Mobile' }).getAttribute('aria-pressed')).toBe('true');
-    expect(v.getByAltText('The copy: /about (Mobile)').getAttribute('src')).toBe(
-      '/api/domains/fidelity-shots/copy-mobile/about.png',
-    );
-    expect(metrics()).toContain('Different pixels0.5%');
-
-    fireEvent.change(select, { target: { value: '/' } });
-    expect(v.getByAltText('The original website: / (Mobile)').getAttribute('src')).toBe(
-      '/api/domains/fidelity-shots/original-mobile/.png',
-    );
-    expect(metrics()).toContain('Different pixels0.2%');
-
-    // The slider lays the original over the copy up to where it stands.
+    // Issue 31: one picture at a time (not three small ones side by side), the slider first.
+    const figure = v.getByRole('figure');
+    const pictures = () =>
+      [...figure.querySelectorAll('img')].map((img) => [
+        img.getAttribute('alt'),
+        img.getAttribute('src'),
+      ]);
+    expect(v.getAllByRole('figure')).toHaveLength(1);
+    expect(figure.querySelector('figcaption')?.textContent).toBe('The original over the copy');
+    expect(pictures()).toEqual([
+      ['The copy: /about (Desktop)', '/api/domains/fidelity-shots/copy-desktop/about.png'],
+      [
+        'The original website: /about (Desktop)',
+        '/api/domains/fidelity-shots/original-desktop/about.png',
+      ],
+    ]);
     const slider = v.getByRole('slider', { name: 'Reveal the original over the copy' });
+    const stage = v.getByTestId('fidelity-stage');
+    // The slider comes before the picture, which scrolls in its own box beneath it.
+    expect(slider.compareDocumentPosition(stage) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     const top = v.getByTestId('fidelity-slider-original');
     expect(top.style.clipPath).toBe('inset(0 50% 0 0)');
     expect(slider.getAttribute('aria-valuetext')).toBe('50% of the original shown');
     fireEvent.change(slider, { target: { value: '30' } });
     expect(top.style.clipPath).toBe('inset(0 70% 0 0)');
     expect(slider.getAttribute('aria-valuetext')).toBe('30% of the original shown');
-    expect(top.getAttribute('src')).toBe('/api/domains/fidelity-shots/original-mobile/.png');
+
+    const show = (name: string) => {
+      fireEvent.click(v.getByRole('button', { name }));
+      expect(v.getByRole('button', { name }).getAttribute('aria-pressed')).toBe('true');
+    };
+    show('Difference');
+    expect(pictures()).toEqual([
+      [
+        'Differences between the original and the copy: /about (Desktop)',
+        '/api/domains/fidelity-shots/diff-desktop/about.png',
+      ],
+    ]);
+    expect(v.queryByRole('slider')).toBeNull();
+    show('Original');
+    expect(pictures()).toEqual([
+      [
+        'The original website: /about (Desktop)',
+        '/api/domains/fidelity-shots/original-desktop/about.png',
+      ],
+    ]);
+
+    show('Mobile');
+    expect(v.getByAltText('The original website: /about (Mobile)').getAttribute('src')).toBe(
+      '/api/domains/fidelity-shots/original-mobile/about.png',
+    );
+    expect(metrics()).toContain('Different pixels0.5%');
+    show('Copy');
+    fireEvent.change(select, { target: { value: '/' } });
+    expect(v.getByAltText('The copy: / (Mobile)').getAttribute('src')).toBe(
+      '/api/domains/fidelity-shots/copy-mobile/.png',
+    );
+    expect(metrics()).toContain('Different pixels0.2%');
+    expect(v.getByRole('figure').getAttribute('data-viewport')).toBe('mobile');
   });
 
   it('says when a page has no screenshot', async () => {
@@ -349,13 +368,106 @@ describe('fidelity panel', () => {
     const viewer = await within(fidelityPanel()).findByRole('region', {
       name: 'Compare the original and the copy',
     });
-    expect(within(viewer).getAllByText('No screenshot')).toHaveLength(2);
-    expect(within(viewer).queryByRole('slider')).toBeNull();
-    fireEvent.click(within(viewer).getByRole('button', { name: 'Mobile' }));
-    expect(within(viewer).getByText('This page was not checked at this width.')).toBeTruthy();
+    const v = within(viewer);
+    // Nothing to lay over: the original alone, and the slider cannot be chosen.
+    expect(v.queryByRole('slider')).toBeNull();
+    expect((v.getByRole('button', { name: 'Compare' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(v.getByAltText('The original website: / (Desktop)')).toBeTruthy();
+    fireEvent.click(v.getByRole('button', { name: 'Copy' }));
+    expect(v.getByText('No screenshot')).toBeTruthy();
+    fireEvent.click(v.getByRole('button', { name: 'Difference' }));
+    expect(v.getByText('No screenshot')).toBeTruthy();
+    fireEvent.click(v.getByRole('button', { name: 'Mobile' }));
+    expect(v.getByText('This page was not checked at this width.')).toBeTruthy();
     expect(
       within(fidelityPanel()).getByText('Every checked page matches the original.'),
     ).toBeTruthy();
+  });
+});
+
+describe('what the fidelity report says (issue 31)', () => {
+  it('says what the score means, and counts pages and widths in words', async () => {
+    const pages = ['/', '/about', '/blog'].flatMap((path) => [
+      makeFidelityPage({ path }),
+      makeFidelityPage({ path, viewport: 'mobile' }),
+    ]);
+    pages[2] = { ...pages[2]!, diffPercent: 3.1, belowThreshold: true, reasons: ['pixels'] };
+    pages[3] = { ...pages[3]!, diffPercent: 2.4, belowThreshold: true, reasons: ['pixels'] };
+    await renderSite({
+      'GET /domains/clone/s1/fidelity': {
+        // Two measurements below the threshold: one page, at both widths.
+        body: makeFidelityReport({ score: 98.9, pagesChecked: 3, belowThreshold: 2, pages }),
+      },
+    });
+    const panel = within(fidelityPanel());
+    expect((await panel.findByTestId('fidelity-score')).textContent).toBe('98.9%');
+    expect(
+      panel.getByText(
+        'The share of each page that looks the same in the copy, averaged over every page and width checked. Below 99%, at least one page differs, misses a file or has a script error.',
+      ),
+    ).toBeTruthy();
+    expect(panel.getByTestId('fidelity-stats').textContent).toBe(
+      '3 pages checked at 2 widths · 1 page fell short',
+    );
+    expect(fidelityPanel().textContent).not.toMatch(/Below the threshold|Pages checked:/);
+  });
+
+  it('lists pages that only load files from another site apart, named, with what to do', async () => {
+    const cdn = (n: number) => `https://cdn.example.net/lib/file-${n}.js`;
+    const external = (path: string, files: string[]) =>
+      (['desktop', 'mobile'] as const).map((viewport) =>
+        makeFidelityPage({
+          path,
+          viewport,
+          diffPercent: 0,
+          belowThreshold: true,
+          reasons: ['external-requests'],
+          externalRequests: files,
+        }),
+      );
+    await renderSite({
+      'GET /domains/clone/s1/fidelity': {
+        body: makeFidelityReport({
+          score: 100,
+          pagesChecked: 3,
+          belowThreshold: 4,
+          pages: [
+            makeFidelityPage({ path: '/', diffPercent: 0 }),
+            makeFidelityPage({ path: '/', viewport: 'mobile', diffPercent: 0 }),
+            ...external('/about', ['https://fonts.example.org/inter.woff2']),
+            ...external('/blog', [1, 2, 3, 4, 5, 6, 7].map(cdn)),
+          ],
+        }),
+      },
+      'POST /domains/clone/s1/fidelity': {
+        status: 429,
+        body: { message: FIDELITY_MESSAGES.rateLimited },
+      },
+    });
+    const panel = within(fidelityPanel());
+    // Nothing differs: the score says so, and no page "fell short".
+    expect((await panel.findByTestId('fidelity-score')).textContent).toBe('100.0%');
+    const short = within(panel.getByRole('region', { name: 'Pages that fell short' }));
+    expect(short.getByText('Every checked page matches the original.')).toBeTruthy();
+    expect(short.queryByText('Loads files from another site')).toBeNull();
+    expect(panel.getByTestId('fidelity-stats').textContent).toBe(
+      '3 pages checked at 2 widths · 2 pages load files from another site',
+    );
+
+    // A warning of its own, each page with the files it loads and a way to copy them in.
+    const warning = within(panel.getByRole('region', { name: 'Files loaded from another site' }));
+    const rows = warning.getAllByRole('listitem', { name: /^\// });
+    expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual(['/about', '/blog']);
+    expect(within(rows[0]!).getByText('https://fonts.example.org/inter.woff2')).toBeTruthy();
+    const blog = within(rows[1]!);
+    for (const n of [1, 2, 3, 4, 5]) expect(blog.getByText(cdn(n))).toBeTruthy();
+    expect(blog.queryByText(cdn(6))).toBeNull();
+    expect(blog.getByText('and 2 more')).toBeTruthy();
+    expect(warning.getByText(/Re-capture a page to copy its files into your site/)).toBeTruthy();
+    expect(warning.getByText(/Files from a CDN you trust/)).toBeTruthy();
+    fireEvent.click(blog.getByRole('button', { name: 'Re-capture this page: /blog' }));
+    await waitFor(() => expect(calls('POST', '/domains/clone/s1/fidelity')).toHaveLength(1));
+    expect(calls('POST', '/domains/clone/s1/fidelity')[0]?.body).toEqual({ paths: ['/blog'] });
   });
 });
 

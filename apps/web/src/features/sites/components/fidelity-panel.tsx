@@ -8,6 +8,7 @@ import {
 } from '@mirror/contract';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
+import { countText, type Translate } from '../../../lib/fidelity';
 import { formatNumber, formatPercent } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
@@ -47,8 +48,25 @@ function groupPages(pages: readonly FidelityPage[]): PageGroup[] {
   return [...groups.values()];
 }
 
+/** A reason that changes what the page shows (a file from another site alone does not). */
+const showsDifference = (page: FidelityPage) =>
+  page.reasons.some((reason) => reason !== 'external-requests');
+
+/** Pages that differ, miss a file, throw, or were repaired: listed as falling short. */
 const fellShort = (group: PageGroup) =>
-  group.pages.some((page) => page.belowThreshold || page.repaired !== null);
+  group.pages.some((page) => showsDifference(page) || page.repaired !== null);
+
+/** Pages that look like the original but still load files from another site (issue 31). */
+const loadsExternal = (group: PageGroup) =>
+  !fellShort(group) && group.pages.some((page) => page.externalRequests.length > 0);
+
+/** The files a page loads from another site, each once, over its widths. */
+const externalFilesOf = (group: PageGroup) => [
+  ...new Set(group.pages.flatMap((page) => page.externalRequests)),
+];
+
+/** External files named per page; the rest are counted. */
+const EXTERNAL_FILES_SHOWN = 5;
 
 /**
  * How faithful the live version is (issue 21): its score, the pages that fell short and why, in
@@ -84,12 +102,20 @@ export function FidelityPanel({ fidelity, ref }: FidelityPanelProps) {
         {load.state === 'none' && <p className="site-muted">{t('fidelity.notChecked')}</p>}
         {report && <ReportSummary report={report} />}
         {report && report.state === 'completed' && (
-          <ShortPages
-            report={report}
-            busy={busy}
-            requesting={requesting}
-            onRecapture={(path) => void runCheck([path])}
-          />
+          <>
+            <ShortPages
+              report={report}
+              busy={busy}
+              requesting={requesting}
+              onRecapture={(path) => void runCheck([path])}
+            />
+            <ExternalFiles
+              report={report}
+              busy={busy}
+              requesting={requesting}
+              onRecapture={(path) => void runCheck([path])}
+            />
+          </>
         )}
         {(load.state === 'none' || report) && (
           <div className="panel-actions fidelity-actions">
@@ -113,6 +139,35 @@ export function FidelityPanel({ fidelity, ref }: FidelityPanelProps) {
       </Panel>
     </div>
   );
+}
+
+/**
+ * What the check found, counted in pages (each checked at one or more widths), never in pages ×
+ * widths: "3 pages checked at 2 widths · 1 page fell short".
+ */
+function countsOf(
+  t: Translate,
+  locale: string,
+  report: FidelityReportResponse,
+): [key: string, count: number, vars?: Record<string, string>][] {
+  const groups = groupPages(report.pages);
+  const widths = new Set(report.pages.map((page) => page.viewport)).size;
+  const short = groups.filter(fellShort);
+  const stillShort = short.filter((group) => group.pages.some(showsDifference)).length;
+  const counted = (group: PageGroup) => group.pages.some((page) => page.unmeasured !== null);
+  const counts: [string, number, Record<string, string>?][] = [
+    [
+      'checked',
+      groups.length || report.pagesChecked,
+      { widths: countText(t, locale, 'fidelity.counts.widths', widths) },
+    ],
+    ['short', stillShort],
+    ['repaired', short.length - stillShort],
+    ['external', groups.filter(loadsExternal).length],
+    ['unmeasured', groups.filter(counted).length],
+  ];
+  // The pages checked are always said; the rest only when there are some.
+  return counts.filter(([key, count]) => key === 'checked' || count > 0);
 }
 
 function ReportSummary({ report }: { report: FidelityReportResponse }) {
@@ -142,18 +197,11 @@ function ReportSummary({ report }: { report: FidelityReportResponse }) {
           <span className="fidelity-score-label">{t('fidelity.scoreLabel')}</span>
         </p>
       )}
-      <p className="fidelity-stats">
-        {t('fidelity.stats', {
-          pages: formatNumber(locale, report.pagesChecked),
-          below: formatNumber(locale, report.belowThreshold),
-          repaired: formatNumber(locale, report.repairedCount),
-        })}
-        {report.unmeasured > 0 && (
-          <>
-            {' · '}
-            {t('fidelity.unmeasured', { count: formatNumber(locale, report.unmeasured) })}
-          </>
-        )}
+      <p className="fidelity-meaning">{t('fidelity.meaning')}</p>
+      <p className="fidelity-stats" data-testid="fidelity-stats">
+        {countsOf(t, locale, report)
+          .map(([key, count, vars]) => countText(t, locale, `fidelity.counts.${key}`, count, vars))
+          .join(' · ')}
       </p>
       {report.repairedVersionId && <p className="site-hint">{t('fidelity.repairedVersion')}</p>}
     </div>
@@ -198,17 +246,12 @@ function ShortPages({
                   ))}
                 </ul>
               </div>
-              <button
-                type="button"
-                className="button button-outline"
-                disabled={busy}
-                aria-label={t('fidelity.short.recaptureLabel', { path: group.path })}
-                onClick={() => onRecapture(group.path)}
-              >
-                {requesting?.includes(group.path)
-                  ? t('fidelity.starting')
-                  : t('fidelity.short.recapture')}
-              </button>
+              <RecaptureButton
+                path={group.path}
+                busy={busy}
+                requesting={requesting}
+                onRecapture={onRecapture}
+              />
             </li>
           ))}
         </ul>
@@ -217,7 +260,33 @@ function ShortPages({
   );
 }
 
-/** Why a page fell short, in plain words, with the files missing from the copy. */
+/** Why a page fell short, in plain words, with the files missing from the copy or loaded from elsewhere. */
+/** Captures one page again (the short pages' list and the external files' list offer it). */
+function RecaptureButton({
+  path,
+  busy,
+  requesting,
+  onRecapture,
+}: {
+  path: string;
+  busy: boolean;
+  requesting: string[] | null;
+  onRecapture: (path: string) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <button
+      type="button"
+      className="button button-outline"
+      disabled={busy}
+      aria-label={t('fidelity.short.recaptureLabel', { path })}
+      onClick={() => onRecapture(path)}
+    >
+      {requesting?.includes(path) ? t('fidelity.starting') : t('fidelity.short.recapture')}
+    </button>
+  );
+}
+
 function Reasons({ group }: { group: PageGroup }) {
   const { t } = useI18n();
   const reasons = new Set<FidelityReason>(group.pages.flatMap((page) => page.reasons));
@@ -229,14 +298,17 @@ function Reasons({ group }: { group: PageGroup }) {
       ),
     ),
   ].slice(0, MISSING_FILES_SHOWN);
+  const external = externalFilesOf(group).slice(0, MISSING_FILES_SHOWN);
+  const files = (reason: FidelityReason) =>
+    reason === 'failed-requests' ? missing : reason === 'external-requests' ? external : [];
   return (
     <ul className="fidelity-reasons">
       {[...reasons].map((reason) => (
         <li key={reason}>
           {t(`fidelity.reasons.${reason}`)}
-          {reason === 'failed-requests' && missing.length > 0 && (
+          {files(reason).length > 0 && (
             <ul className="fidelity-files">
-              {missing.map((url) => (
+              {files(reason).map((url) => (
                 <li key={url} dir="ltr">
                   {url}
                 </li>
@@ -275,8 +347,73 @@ function Measurement({ page }: { page: FidelityPage }) {
 }
 
 /**
- * One page at one width: the original, the copy and their difference side by side, and a slider
- * that lays the original over the copy up to where it stands.
+ * Pages that look like the original but still load files from another site (issue 31): not a
+ * difference, so apart from the pages that fell short, with the files named and what to do.
+ */
+function ExternalFiles({
+  report,
+  busy,
+  requesting,
+  onRecapture,
+}: {
+  report: FidelityReportResponse;
+  busy: boolean;
+  requesting: string[] | null;
+  onRecapture: (path: string) => void;
+}) {
+  const { t, locale } = useI18n();
+  const headingId = useId();
+  const groups = groupPages(report.pages).filter(loadsExternal);
+  if (groups.length === 0) return null;
+  return (
+    <section className="fidelity-external" aria-labelledby={headingId}>
+      <h3 id={headingId} className="fidelity-subtitle">
+        {t('fidelity.external.title')}
+      </h3>
+      <p className="fidelity-external-lead">{t('fidelity.external.lead')}</p>
+      <ul className="fidelity-short-list">
+        {groups.map((group) => {
+          const files = externalFilesOf(group);
+          const more = files.length - EXTERNAL_FILES_SHOWN;
+          return (
+            <li key={group.path} className="fidelity-short-row" aria-label={group.path}>
+              <div className="fidelity-short-main">
+                <p className="fidelity-path" dir="ltr">
+                  {group.path}
+                </p>
+                <ul className="fidelity-files" aria-label={t('fidelity.external.filesLabel')}>
+                  {files.slice(0, EXTERNAL_FILES_SHOWN).map((url) => (
+                    <li key={url} dir="ltr">
+                      {url}
+                    </li>
+                  ))}
+                  {more > 0 && (
+                    <li>{t('fidelity.external.more', { count: formatNumber(locale, more) })}</li>
+                  )}
+                </ul>
+              </div>
+              <RecaptureButton
+                path={group.path}
+                busy={busy}
+                requesting={requesting}
+                onRecapture={onRecapture}
+              />
+            </li>
+          );
+        })}
+      </ul>
+      <p className="site-hint">{t('fidelity.external.choices')}</p>
+    </section>
+  );
+}
+
+type ViewMode = 'slider' | 'original' | 'copy' | 'difference';
+const VIEW_MODES: readonly ViewMode[] = ['slider', 'original', 'copy', 'difference'];
+
+/**
+ * One page at one width, at a size it can be read at (issue 31): the original laid over the copy
+ * with the slider above it, or the original, the copy or their difference alone. The picture
+ * scrolls in its own box under the slider, so the slider stays in view.
  */
 function FidelityViewer({ report }: { report: FidelityReportResponse }) {
   const { t, locale } = useI18n();
@@ -284,9 +421,10 @@ function FidelityViewer({ report }: { report: FidelityReportResponse }) {
   const pageSelectId = useId();
   const sliderId = useId();
   const groups = groupPages(report.pages);
-  const firstShort = groups.find(fellShort) ?? groups[0];
+  const firstShort = groups.find(fellShort) ?? groups.find(loadsExternal) ?? groups[0];
   const [path, setPath] = useState(firstShort?.path ?? '');
   const [viewport, setViewport] = useState<FidelityViewport>('desktop');
+  const [mode, setMode] = useState<ViewMode>('slider');
   const [reveal, setReveal] = useState(50);
 
   const group = groups.find((candidate) => candidate.path === path) ?? groups[0];
@@ -295,6 +433,13 @@ function FidelityViewer({ report }: { report: FidelityReportResponse }) {
   const viewportName = t(`fidelity.viewports.${viewport}`);
   const alt = (key: string) => t(key, { path: group.path, viewport: viewportName });
   const percent = new Intl.NumberFormat(locale, { style: 'percent' }).format(reveal / 100);
+  const canSlide = page?.originalShot && page.copyShot;
+  const shown: ViewMode = mode === 'slider' && !canSlide ? 'original' : mode;
+  const single = {
+    original: { src: page?.originalShot, alt: alt('fidelity.viewer.originalAlt') },
+    copy: { src: page?.copyShot, alt: alt('fidelity.viewer.copyAlt') },
+    difference: { src: page?.diffShot, alt: alt('fidelity.viewer.diffAlt') },
+  };
 
   return (
     <section className="fidelity-viewer" aria-labelledby={headingId}>
@@ -366,76 +511,80 @@ function FidelityViewer({ report }: { report: FidelityReportResponse }) {
               {t('fidelity.viewer.unmeasured', { reason: page.unmeasured })}
             </p>
           )}
-          <div className="fidelity-shots">
-            <Shot
-              caption={t('fidelity.viewer.original')}
-              src={page.originalShot}
-              alt={alt('fidelity.viewer.originalAlt')}
-            />
-            <Shot
-              caption={t('fidelity.viewer.copy')}
-              src={page.copyShot}
-              alt={alt('fidelity.viewer.copyAlt')}
-            />
-            <Shot
-              caption={t('fidelity.viewer.difference')}
-              src={page.diffShot}
-              alt={alt('fidelity.viewer.diffAlt')}
-            />
+          <div
+            className="segmented fidelity-modes"
+            role="group"
+            aria-label={t('fidelity.viewer.show')}
+          >
+            {VIEW_MODES.map((option) => (
+              <button
+                key={option}
+                type="button"
+                className="segmented-option"
+                aria-pressed={shown === option}
+                disabled={option === 'slider' && !canSlide}
+                onClick={() => setMode(option)}
+              >
+                {t(`fidelity.viewer.modes.${option}`)}
+              </button>
+            ))}
           </div>
-          {page.originalShot && page.copyShot && (
-            <figure className="fidelity-slider" data-viewport={viewport}>
-              <figcaption className="fidelity-caption">{t('fidelity.viewer.slider')}</figcaption>
-              {/* The screenshots read left to right in every language, and so does the slider. */}
-              <div className="fidelity-slider-stage" dir="ltr">
-                {/* The same screenshots as above, named there: here they are only laid over. */}
-                <img src={page.copyShot} alt="" className="fidelity-slider-copy" />
-                <img
-                  src={page.originalShot}
-                  alt=""
-                  className="fidelity-slider-original"
-                  data-testid="fidelity-slider-original"
-                  style={{ clipPath: `inset(0 ${100 - reveal}% 0 0)` }}
+          <figure className="fidelity-figure" data-viewport={viewport} data-mode={shown}>
+            <figcaption className="fidelity-caption">
+              {t(`fidelity.viewer.captions.${shown}`)}
+            </figcaption>
+            {shown === 'slider' ? (
+              <>
+                <label className="visually-hidden" htmlFor={sliderId}>
+                  {t('fidelity.viewer.sliderLabel')}
+                </label>
+                <input
+                  id={sliderId}
+                  className="fidelity-range"
+                  type="range"
+                  min={0}
+                  max={100}
+                  step={1}
+                  dir="ltr"
+                  value={reveal}
+                  aria-valuetext={t('fidelity.viewer.sliderValue', { percent })}
+                  onChange={(event) => setReveal(Number(event.target.value))}
                 />
-                <span
-                  className="fidelity-slider-line"
-                  aria-hidden="true"
-                  style={{ left: `${reveal}%` }}
-                />
+                {/* The screenshots read left to right in every language, and so does the slider. */}
+                <div className="fidelity-stage" dir="ltr" data-testid="fidelity-stage">
+                  <div className="fidelity-slider-stage">
+                    <img
+                      src={page.copyShot!}
+                      alt={alt('fidelity.viewer.copyAlt')}
+                      className="fidelity-slider-copy"
+                    />
+                    <img
+                      src={page.originalShot!}
+                      alt={alt('fidelity.viewer.originalAlt')}
+                      className="fidelity-slider-original"
+                      data-testid="fidelity-slider-original"
+                      style={{ clipPath: `inset(0 ${100 - reveal}% 0 0)` }}
+                    />
+                    <span
+                      className="fidelity-slider-line"
+                      aria-hidden="true"
+                      style={{ left: `${reveal}%` }}
+                    />
+                  </div>
+                </div>
+              </>
+            ) : (
+              <div className="fidelity-stage" dir="ltr" data-testid="fidelity-stage">
+                {single[shown].src ? (
+                  <img src={single[shown].src!} alt={single[shown].alt} />
+                ) : (
+                  <p className="fidelity-no-shot">{t('fidelity.viewer.noShot')}</p>
+                )}
               </div>
-              <label className="visually-hidden" htmlFor={sliderId}>
-                {t('fidelity.viewer.sliderLabel')}
-              </label>
-              <input
-                id={sliderId}
-                className="fidelity-range"
-                type="range"
-                min={0}
-                max={100}
-                step={1}
-                dir="ltr"
-                value={reveal}
-                aria-valuetext={t('fidelity.viewer.sliderValue', { percent })}
-                onChange={(event) => setReveal(Number(event.target.value))}
-              />
-            </figure>
-          )}
+            )}
+          </figure>
         </>
       )}
     </section>
-  );
-}
-
-function Shot({ caption, src, alt }: { caption: string; src: string | null; alt: string }) {
-  const { t } = useI18n();
-  return (
-    <figure className="fidelity-shot">
-      <figcaption className="fidelity-caption">{caption}</figcaption>
-      {src ? (
-        <img src={src} alt={alt} loading="lazy" />
-      ) : (
-        <p className="fidelity-no-shot">{t('fidelity.viewer.noShot')}</p>
-      )}
-    </figure>
   );
 }

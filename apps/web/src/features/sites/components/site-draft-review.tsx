@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CloneRecord, CloneStatusResponse } from '@mirror/contract';
 import { DraftReview, type ReviewAction } from '../../../components/mirror/draft-review';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
 import { isRunningStatus } from '../../../lib/clone-status';
@@ -38,6 +39,8 @@ export function SiteDraftReview({
   const [pending, setPending] = useState<ReviewAction | null>(null);
   const [undoing, setUndoing] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Discarding cannot be undone: it asks first (issue 31). */
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const running = isRunningStatus(site.status);
 
@@ -117,10 +120,24 @@ export function SiteDraftReview({
             ) : undefined
           }
           onPublish={() => void publish()}
-          onDiscard={() => void discard()}
+          onDiscard={() => setConfirmingDiscard(true)}
           onUndo={(index) => void undo(index)}
         />
       </Panel>
+      {confirmingDiscard && (
+        <ConfirmDialog
+          danger
+          title={t('site.review.discardTitle', { number: draft.number })}
+          message={t('site.review.discardMessage')}
+          confirmLabel={t('site.review.discardConfirm')}
+          cancelLabel={t('site.review.discardKeep')}
+          onConfirm={() => {
+            setConfirmingDiscard(false);
+            void discard();
+          }}
+          onCancel={() => setConfirmingDiscard(false)}
+        />
+      )}
     </div>
   );
 }

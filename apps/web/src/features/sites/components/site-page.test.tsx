@@ -303,7 +303,7 @@ describe('site page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete site' }));
     dialog = screen.getByRole('alertdialog', { name: 'Delete this site?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete site' }));
-    expect(await screen.findByText('Dashboard here')).toBeTruthy();
+    expect(await screen.findByText('Dashboard here', {}, { timeout: 5_000 })).toBeTruthy();
     expect(screen.getByTestId('location').textContent).toBe('/dashboard');
     expect(calls('DELETE', '/domains/clone/s1')).toHaveLength(1);
   });
@@ -390,7 +390,9 @@ describe('site page', () => {
     await renderSite('free', {
       'GET /domains/s1/analytics?period=7d': { body: makeAnalytics() },
     });
-    expect((await screen.findByTestId('analytics-bytes')).textContent).toBe('0 byte');
+    expect((await screen.findByTestId('analytics-bytes')).textContent).toBe('0 bytes');
+    // What a visit is, and that data served counts bots too (issue 31).
+    expect(screen.getByTestId('analytics-note').textContent).toMatch(/half an hour.*bots/);
     expect(screen.getByText('No page views in this period.')).toBeTruthy();
     expect(screen.getByText('No visits from other sites in this period.')).toBeTruthy();
     expect(screen.queryByText(/Bot page loads/)).toBeNull();

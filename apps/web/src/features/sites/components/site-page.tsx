@@ -1,8 +1,14 @@
-import { useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
-import { Link, useParams } from 'react-router';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type RefObject,
+  type SetStateAction,
+} from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneProgress } from '../../../components/mirror/clone-progress';
-import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
 import { FailureMessage } from '../../../components/mirror/failure-message';
 import { SiteFrame } from '../../../components/mirror/site-frame';
 import { PageLoader } from '../../../components/ui/page-loader';
@@ -26,9 +32,10 @@ import { CopyAddress } from './copy-address';
 import { CustomDomainsPanel } from './custom-domains-panel';
 import { CustomizePanel } from './customize-panel';
 import { DeleteSite } from './delete-site';
-import { ExportPanel } from './export-panel';
+import { ExportButton } from './export-panel';
 import { FidelityPanel } from './fidelity-panel';
 import { SiteDraftReview } from './site-draft-review';
+import { SiteSection, useSiteSections } from './site-sections';
 import { SyncSchedulePanel } from './sync-schedule-panel';
 import { VersionHistory } from './version-history';
 import './site-page.css';
@@ -137,11 +144,22 @@ function SiteView({
   });
   const fidelityLine = fidelitySummaryText(t, locale, fidelity.summary ?? site.fidelity);
   const fidelityState = (fidelity.summary ?? site.fidelity)?.state;
+  // Sections (issue 31): an idea carried here to customize opens the edits, wherever it is read.
+  const carried = (useLocation().state as { instructions?: unknown } | null)?.instructions;
+  const sections = useSiteSections(typeof carried === 'string' && carried ? ['edits'] : []);
+  const fidelityOpen = sections.isOpen('fidelity');
+  /** The header's line asked for the report while its section was closed: shown once it opens. */
+  const fidelityAsked = useRef(false);
   const showFidelity = () => {
-    const panel = fidelityRef.current;
-    panel?.scrollIntoView?.({ behavior: scrollBehavior(), block: 'start' });
-    panel?.focus({ preventScroll: true });
+    if (fidelityOpen) return bringIntoView(fidelityRef.current);
+    fidelityAsked.current = true;
+    sections.show('fidelity');
   };
+  useEffect(() => {
+    if (!fidelityAsked.current || !fidelityOpen) return;
+    fidelityAsked.current = false;
+    bringIntoView(fidelityRef.current);
+  }, [fidelityOpen]);
 
   const handleRemirror = async () => {
     setRemirroring(true);
@@ -163,42 +181,69 @@ function SiteView({
         <span aria-hidden="true">←</span> {t('site.backToDashboard')}
       </Link>
       <header className="site-page-header">
-        <div className="site-page-header-text">
-          <h1 className="page-title site-title" dir={siteName.host ? 'auto' : 'ltr'}>
-            {siteName.name}
-          </h1>
-          {siteName.host && (
-            <p className="site-page-host" dir="ltr">
-              {siteName.host}
+        <h1 className="page-title site-title" dir={siteName.host ? 'auto' : 'ltr'}>
+          {siteName.name}
+        </h1>
+        {siteName.host && (
+          <p className="site-page-host" dir="ltr">
+            {siteName.host}
+          </p>
+        )}
+        <p className="site-page-header-meta">
+          <span>
+            {t('site.header.source')}{' '}
+            <a href={site.sourceUrl} target="_blank" rel="noopener noreferrer" dir="ltr">
+              {site.sourceUrl}
+            </a>
+          </span>
+          <span>{t('site.header.created', { date: formatDateTime(locale, site.createdAt) })}</span>
+          {fidelityLine &&
+            (hasLive ? (
+              <button
+                type="button"
+                className="fidelity-link"
+                data-state={fidelityState}
+                onClick={showFidelity}
+              >
+                {fidelityLine}
+              </button>
+            ) : (
+              <span>{fidelityLine}</span>
+            ))}
+        </p>
+      </header>
+
+      {/* Issue 31: the hosted address, the status and the main actions come first. */}
+      <section className="site-controls" aria-label={t('site.controls.label')}>
+        <div className="site-controls-address">
+          <p className="site-controls-label">{t('site.address.title')}</p>
+          <CopyAddress url={previewUrl} />
+        </div>
+        <div className="site-controls-status" data-testid="site-status">
+          <CloneProgress
+            status={site.status}
+            currentStatus={site.currentStatus}
+            progress={site.progress}
+            estimatedTime={site.estimatedTime}
+            counts={site.counts}
+            currentUrl={site.currentUrl}
+          />
+          {site.status === 'failed' && site.error && (
+            <FailureMessage
+              className="site-run-error"
+              error={site.error}
+              errorKind={site.errorKind}
+              errorDetail={site.errorDetail}
+              fallback={t('mirror.messages.creationFailed')}
+            />
+          )}
+          {siteState.pollError && (
+            <p className="alert alert-error site-run-error" role="alert">
+              {t('mirror.messages.pollError', { error: siteState.pollError })}
             </p>
           )}
-          <p className="site-page-header-meta">
-            <CloneStatusBadge status={site.status} />
-            <span>
-              {t('site.header.source')}{' '}
-              <a href={site.sourceUrl} target="_blank" rel="noopener noreferrer" dir="ltr">
-                {site.sourceUrl}
-              </a>
-            </span>
-            <span>
-              {t('site.header.created', { date: formatDateTime(locale, site.createdAt) })}
-            </span>
-            {fidelityLine &&
-              (hasLive ? (
-                <button
-                  type="button"
-                  className="fidelity-link"
-                  data-state={fidelityState}
-                  onClick={showFidelity}
-                >
-                  {fidelityLine}
-                </button>
-              ) : (
-                <span>{fidelityLine}</span>
-              ))}
-          </p>
         </div>
-        <div className="site-page-header-actions">
+        <div className="site-controls-actions">
           {previewUrl && hasLive && (
             <a
               className="button button-outline"
@@ -213,12 +258,15 @@ function SiteView({
             type="button"
             className="button button-primary"
             disabled={running || remirroring}
+            title={t('site.run.hint')}
             onClick={() => void handleRemirror()}
           >
             {remirroring ? t('site.run.remirroring') : t('site.run.remirror')}
           </button>
+          <ExportButton siteId={site.id} available={hasLive} />
+          <DeleteSite site={site} />
         </div>
-      </header>
+      </section>
 
       {draft && (
         <SiteDraftReview
@@ -232,6 +280,8 @@ function SiteView({
           }}
           onDiscarded={() => {
             setDraftMade(false);
+            // The status no longer says a draft waits (issue 31).
+            void siteState.refreshSite();
             void siteState.refreshVersions();
           }}
           onUndoStarted={(status) => {
@@ -242,8 +292,8 @@ function SiteView({
         />
       )}
 
-      <div className="site-grid">
-        <div className="site-main">
+      <div className="site-sections">
+        <SiteSection id="overview" sections={sections}>
           <Panel title={t('site.preview.title')}>
             {previewUrl && site.ownerPreviewUrl && hasLive ? (
               <SiteFrame key={site.liveVersionId} url={previewUrl} src={site.ownerPreviewUrl} />
@@ -251,7 +301,13 @@ function SiteView({
               <p className="site-muted">{t('site.preview.empty')}</p>
             )}
           </Panel>
-          {hasLive && <FidelityPanel ref={fidelityRef} fidelity={fidelity} />}
+        </SiteSection>
+        {hasLive && (
+          <SiteSection id="fidelity" sections={sections}>
+            <FidelityPanel ref={fidelityRef} fidelity={fidelity} />
+          </SiteSection>
+        )}
+        <SiteSection id="edits" sections={sections}>
           <CustomizePanel
             site={site}
             versions={siteState.versions}
@@ -261,6 +317,8 @@ function SiteView({
             }}
             onPublished={onPublished}
           />
+        </SiteSection>
+        <SiteSection id="versions" sections={sections}>
           <VersionHistory
             siteId={site.id}
             liveVersionId={site.liveVersionId}
@@ -268,46 +326,24 @@ function SiteView({
             versions={siteState.versions}
             error={siteState.versionsError}
             onPublished={onPublished}
-            onDiscarded={() => void siteState.refreshVersions()}
           />
+        </SiteSection>
+        <SiteSection id="domains" sections={sections}>
           <CustomDomainsPanel site={site} />
+        </SiteSection>
+        <SiteSection id="analytics" sections={sections}>
           <AnalyticsPanel siteId={site.id} />
-        </div>
-
-        <aside className="site-aside" aria-label={t('site.asideLabel')}>
-          <Panel title={t('site.run.title')}>
-            <CloneProgress
-              status={site.status}
-              currentStatus={site.currentStatus}
-              progress={site.progress}
-              estimatedTime={site.estimatedTime}
-              counts={site.counts}
-              currentUrl={site.currentUrl}
-            />
-            {site.status === 'failed' && site.error && (
-              <FailureMessage
-                className="site-run-error"
-                error={site.error}
-                errorKind={site.errorKind}
-                errorDetail={site.errorDetail}
-                fallback={t('mirror.messages.creationFailed')}
-              />
-            )}
-            {siteState.pollError && (
-              <p className="alert alert-error site-run-error" role="alert">
-                {t('mirror.messages.pollError', { error: siteState.pollError })}
-              </p>
-            )}
-            <p className="site-hint">{t('site.run.hint')}</p>
-          </Panel>
-          <Panel title={t('site.address.title')} description={t('site.address.description')}>
-            <CopyAddress url={previewUrl} />
-          </Panel>
+        </SiteSection>
+        <SiteSection id="settings" sections={sections}>
           <SyncSchedulePanel site={site} onSaved={siteState.applyRecord} />
-          <ExportPanel siteId={site.id} available={hasLive} />
-          <DeleteSite site={site} />
-        </aside>
+        </SiteSection>
       </div>
     </div>
   );
+}
+
+/** Scrolls a panel to the top of the screen and gives it the focus (a link on the page led there). */
+function bringIntoView(panel: HTMLElement | null) {
+  panel?.scrollIntoView?.({ behavior: scrollBehavior(), block: 'start' });
+  panel?.focus({ preventScroll: true });
 }

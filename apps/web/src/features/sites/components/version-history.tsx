@@ -2,15 +2,16 @@ import { useState } from 'react';
 import type { CloneRecord } from '@mirror/contract';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
 import { failureText } from '../../../components/mirror/failure-message';
-import { VersionChanges } from '../../../components/mirror/version-changes';
 import { Panel } from '../../../components/ui/panel';
 import { getErrorMessage } from '../../../lib/api-client';
+import { isRunningStatus } from '../../../lib/clone-status';
 import { fidelityScoreText } from '../../../lib/fidelity';
 import { formatBytes, formatDateTime, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
-import { discardVersion, publishVersion } from '../../../api/sites';
+import { publishVersion } from '../../../api/sites';
+import { DRAFT_REVIEW_ID } from './site-draft-review';
 
 interface VersionHistoryProps {
   siteId: string;
@@ -23,10 +24,20 @@ interface VersionHistoryProps {
   versions: SiteVersionDetail[] | null;
   error: string | null;
   onPublished: (record: CloneRecord) => void;
-  onDiscarded: () => void;
 }
 
-/** Every run of the site, newest first; a completed version that is not live can be published. */
+/**
+ * A customization under way is followed in its own panel and in the draft's review: it becomes a
+ * row once it has ended (an undo's run then takes the number of the draft it replaces).
+ */
+const isListed = (version: SiteVersionDetail) =>
+  !(version.kind && version.kind !== 'mirror' && isRunningStatus(version.status));
+
+/**
+ * Every run of the site, newest first; a completed version that is not live can be published. A
+ * draft is reviewed in one place, the review above the sections (issue 31): its row only leads
+ * there.
+ */
 export function VersionHistory({
   siteId,
   liveVersionId,
@@ -34,23 +45,10 @@ export function VersionHistory({
   versions,
   error,
   onPublished,
-  onDiscarded,
 }: VersionHistoryProps) {
   const { t, locale } = useI18n();
   const [publishing, setPublishing] = useState<string | null>(null);
-
-  const handleDiscard = async (version: SiteVersionDetail) => {
-    setPublishing(version.id);
-    try {
-      await discardVersion(siteId, version.id);
-      notify.info(t('site.versions.discarded', { number: version.number }));
-      onDiscarded();
-    } catch (failure) {
-      notify.error(getErrorMessage(failure, t('site.versions.discardFailed')));
-    } finally {
-      setPublishing(null);
-    }
-  };
+  const listed = versions?.filter(isListed) ?? null;
 
   const handlePublish = async (version: SiteVersionDetail) => {
     setPublishing(version.id);
@@ -71,11 +69,11 @@ export function VersionHistory({
           {error}
         </p>
       )}
-      {versions === null && !error && <p className="site-muted">{t('common.loading')}</p>}
-      {versions?.length === 0 && <p className="site-muted">{t('site.versions.empty')}</p>}
-      {versions && versions.length > 0 && (
+      {listed === null && !error && <p className="site-muted">{t('common.loading')}</p>}
+      {listed?.length === 0 && <p className="site-muted">{t('site.versions.empty')}</p>}
+      {listed && listed.length > 0 && (
         <ol className="version-list">
-          {versions.map((version) => {
+          {listed.map((version) => {
             // The site record is the newer truth: the list may still be the one fetched before a
             // publish, and two rows must never both say Live.
             const isLive = liveVersionId !== null ? version.id === liveVersionId : version.isLive;
@@ -133,10 +131,13 @@ export function VersionHistory({
                     <p className="version-error">{failureText(t, version)}</p>
                   )}
                   {version.draft && (
-                    <VersionChanges changes={version.changes} unparsed={version.unparsed} />
+                    <p className="version-draft-note">
+                      {t('site.versions.draftWaiting')}{' '}
+                      <a href={`#${DRAFT_REVIEW_ID}`}>{t('site.customize.reviewLink')}</a>
+                    </p>
                   )}
                 </div>
-                {!isLive && version.status === 'completed' && (
+                {!isLive && !version.draft && version.status === 'completed' && (
                   <div className="version-actions">
                     {version.previewUrl && (
                       <a
@@ -160,17 +161,6 @@ export function VersionHistory({
                         ? t('site.versions.publishing')
                         : t('site.versions.publish')}
                     </button>
-                    {version.draft && (
-                      <button
-                        type="button"
-                        className="button button-outline-danger"
-                        disabled={publishing !== null}
-                        aria-label={t('site.versions.discardLabel', { number: version.number })}
-                        onClick={() => void handleDiscard(version)}
-                      >
-                        {t('site.versions.discard')}
-                      </button>
-                    )}
                   </div>
                 )}
               </li>

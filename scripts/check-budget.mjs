@@ -34,6 +34,33 @@ for (const r of rows) console.log(`  ${(r.bytes / 1024).toFixed(1).padStart(7)} 
 console.log(
   `  initial JS ${(total / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB); CSS ${(css / 1024).toFixed(1)} KB`,
 );
+// The landing page's script carries only its part of English (apps/web/src/lib/i18n/load-messages.ts):
+// a key of any other part that it names would show as the key itself until the rest arrives.
+const english = JSON.parse(fs.readFileSync('apps/web/src/locales/en.json', 'utf8'));
+const loader = fs.readFileSync('apps/web/src/lib/i18n/load-messages.ts', 'utf8');
+const shipped = new Set(
+  /import \{([^}]*)\} from '\.\.\/\.\.\/locales\/en\.json'/
+    .exec(loader)?.[1]
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean) ?? [],
+);
+const elsewhere = Object.keys(english).filter((part) => !shipped.has(part));
+const named = new Set();
+for (const url of scripts) {
+  const code = fs.readFileSync(path.join(dist, url.replace(/^\//, '')), 'utf8');
+  const pattern = new RegExp(`["'\`](${elsewhere.join('|')})\\.[A-Za-z]\\w*`, 'g');
+  for (const m of code.matchAll(pattern)) named.add(m[0].slice(1));
+}
+if (shipped.size === 0 || named.size > 0) {
+  console.error(
+    shipped.size === 0
+      ? 'check-budget: could not read which parts of English the landing page ships'
+      : `check-budget: the landing page's script names messages it does not ship: ${[...named].join(', ')}`,
+  );
+  process.exit(1);
+}
+
 if (total > BUDGET_KB * 1024) {
   console.error(`check-budget: the landing page's initial JavaScript is over budget`);
   process.exit(1);

@@ -22,9 +22,20 @@ function renderApp(route: string) {
 
 // A real local server stands in for GET /api/auth/me, which the app calls when a token exists.
 let server: http.Server;
+let cut = 0;
+let cutUntil = 0;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    const ok = req.url === '/api/auth/me' && req.headers.authorization === 'Bearer token-1';
+    // Until `cutUntil`, asking for the user gets no answer: a broken one, and the connection is
+    // cut (a reset alone is retried by fetch itself on a reused connection).
+    if (req.url === '/api/auth/me' && Date.now() < cutUntil) {
+      cut++;
+      return void req.socket.end('HTTP/1.1 banana\r\n\r\n');
+    }
+    // The pages' own data is not served here: 404, which keeps the session.
+    if (req.url !== '/api/auth/me')
+      return void res.writeHead(404, { 'Content-Type': 'application/json' }).end('{}');
+    const ok = ['Bearer token-1', 'Bearer token-cut'].includes(req.headers.authorization ?? '');
     res.writeHead(ok ? 200 : 401, { 'Content-Type': 'application/json' });
     res.end(
       JSON.stringify(
@@ -57,6 +68,18 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
     // The user menu shows the initials of the fetched user.
     expect(await screen.findByRole('button', { name: 'Account menu for Jane Doe' })).toBeTruthy();
+  });
+
+  it('keeps the session when fetching the user gets no answer, and asks again', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.token, 'token-cut');
+    cutUntil = Date.now() + 300;
+    renderApp('/dashboard');
+    expect(
+      await screen.findByRole('button', { name: 'Account menu for Jane Doe' }, { timeout: 5_000 }),
+    ).toBeTruthy();
+    expect(cut).toBeGreaterThan(0);
+    expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBe('token-cut');
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard');
   });
 
   it('logs out when the token is rejected', async () => {

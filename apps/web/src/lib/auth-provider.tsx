@@ -3,8 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { paths } from '../config/paths';
 import type { MeResponse, MessageResponse } from '@mirror/contract';
-import { api, getToken, setToken, setUnauthorizedHandler } from './api-client';
+import { api, ApiError, getToken, setToken, setUnauthorizedHandler } from './api-client';
 import { AuthContext, type AuthAnswer, type AuthContextValue, type User } from './auth-context';
+
+/** When the current user could not be fetched for want of an answer: asked again after these. */
+const ME_RETRY_DELAYS_MS = [500, 2_000, 5_000];
 
 export function getMe(): Promise<MeResponse> {
   return api.get<MeResponse>('/auth/me');
@@ -61,19 +64,32 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!token || hasUser) return;
     let cancelled = false;
-    getMe()
-      .then((answer) => {
-        if (!cancelled) setUser(answer.user);
-      })
-      .catch(() => {
-        // SPEC §4: if fetching the current user fails, the user is logged out.
-        if (cancelled) return;
-        setToken(null);
-        setTokenState(null);
-        setUser(null);
-      });
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const fetchUser = (attempt: number) => {
+      getMe()
+        .then((answer) => {
+          if (!cancelled) setUser(answer.user);
+        })
+        .catch((error: unknown) => {
+          if (cancelled) return;
+          // No answer at all (offline, or the request cut short because the page is being left
+          // for another): asked again a little later, and the session is kept meanwhile. A page
+          // left mid-request must not sign its visitor out of the next one.
+          const answered = !(error instanceof ApiError) || error.status !== 0;
+          if (!answered && attempt < ME_RETRY_DELAYS_MS.length) {
+            retry = setTimeout(() => fetchUser(attempt + 1), ME_RETRY_DELAYS_MS[attempt]);
+            return;
+          }
+          // SPEC §4: if fetching the current user fails, the user is logged out.
+          setToken(null);
+          setTokenState(null);
+          setUser(null);
+        });
+    };
+    fetchUser(0);
     return () => {
       cancelled = true;
+      clearTimeout(retry);
     };
   }, [token, hasUser]);
 

@@ -140,16 +140,18 @@ function measure(command, args) {
     const cpuFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-')), 'times');
     const [cmd, wrapped] = withCpuTime(command, args, cpuFile);
     const started = process.hrtime.bigint();
-    const child = spawn(cmd, wrapped, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, wrapped, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+    child.stdout.on('data', (c) => (stdout = (stdout + c).slice(-4000)));
     const stopSampling = sampleMemory(child.pid);
     child.on('exit', (code) => {
       const { peak, browser } = stopSampling();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const cpu = parseCpu(fs.readFileSync(cpuFile, { encoding: 'utf8', flag: 'a+' }));
       fs.rmSync(path.dirname(cpuFile), { recursive: true, force: true });
-      resolve({ code, seconds, cpu, peak, browser, stderr });
+      resolve({ code, seconds, cpu, peak, browser, stderr, stdout });
     });
   });
 }
@@ -234,8 +236,28 @@ async function runTool(name, spec, site) {
     console.log(`  ${notFound.length} answered 404: ${notFound.slice(0, 5).join(' ')}`);
   const files = countFiles(out);
   fs.rmSync(out, { recursive: true, force: true });
-  return { name, ...run, requests, bytes, files };
+  return { name, ...run, requests, bytes, files, atOnce: requestsAtOnce(name, run.stdout) };
 }
+
+/**
+ * Requests a tool has in flight at most: our CLI says it ("at most N requests at once"); wget
+ * fetches one file at a time; HTTrack runs with -c16.
+ */
+function requestsAtOnce(name, stdout) {
+  if (name === 'wget') return 1;
+  if (name === 'httrack') return 16;
+  const said = /at most (\d+) requests at once/.exec(stdout ?? '');
+  return said ? Number(said[1]) : undefined;
+}
+
+/**
+ * The least time the latency allows: each request waits `latencyMs`, `atOnce` at a time. With the
+ * tool's CPU time beside it, it says whether a run is bound by the latency or by its own work.
+ */
+const latencyBound = (r) =>
+  r.atOnce
+    ? `${((r.requests * latencyMs) / r.atOnce / 1000).toFixed(1)} s (${r.atOnce} at once)`
+    : '—';
 
 const mib = (n) => `${(n / 1024 ** 2).toFixed(1)} MiB`;
 const yesNo = (b) => (b ? 'yes' : 'no');
@@ -246,13 +268,13 @@ const machine = () =>
 function printComparison(results, siteLine) {
   const ours = results.find((r) => r.name === 'mirror');
   console.log(
-    `\n| tool | wall time | CPU-s | CPU ms per URL | requests | bytes served | files written | peak memory | Chromium | mirror is faster by |`,
+    `\n| tool | wall time | CPU-s | CPU ms per URL | latency bound | requests | bytes served | files written | peak memory | Chromium | mirror is faster by |`,
   );
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---|---:|`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|`);
   for (const r of results) {
     const ratio = ours && r !== ours ? `${(r.seconds / ours.seconds).toFixed(1)}×` : '—';
     console.log(
-      `| ${r.name} | ${r.seconds.toFixed(1)} s | ${r.cpu.toFixed(2)} | ${cpuPerUrl(r)} | ${r.requests} | ${mib(r.bytes)} | ${r.files} | ${mib(r.peak)} | ${yesNo(r.browser)} | ${ratio} |`,
+      `| ${r.name} | ${r.seconds.toFixed(1)} s | ${r.cpu.toFixed(2)} | ${cpuPerUrl(r)} | ${latencyBound(r)} | ${r.requests} | ${mib(r.bytes)} | ${r.files} | ${mib(r.peak)} | ${yesNo(r.browser)} | ${ratio} |`,
     );
   }
   console.log(`\n${siteLine}`);

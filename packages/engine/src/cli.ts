@@ -175,6 +175,7 @@ export async function main(
     const s = manifest.stats;
     out.write(
       `Mirrored ${s.pages} pages and ${s.assets} files (${formatBytes(s.bytes)}) in ${(s.durationMs / 1000).toFixed(1)} s` +
+        `${s.peakRequests ? ` (at most ${s.peakRequests} requests at once)` : ''}` +
         `${s.notModified ? `, ${s.notModified} unchanged` : ''}; ${failedCount(manifest)} failed. Wrote ${written.files} files to ${values.out}\n`,
     );
     printFailures(manifest, err);

@@ -141,6 +141,8 @@ export interface MirrorStats {
   notModified: number;
   rendered: number;
   durationMs: number;
+  /** The most requests the run had in flight at once (lanes grow while the origin keeps up). */
+  peakRequests?: number;
 }
 
 /** How many URLs failed in all (older manifests kept every failure in `failures`). */

@@ -223,6 +223,53 @@ describe('mirror: limits, politeness and failures', () => {
     expect(manifest.entries.find((e) => e.path === '/busy.html')?.status).toBe(200);
   });
 
+  /** A page of `count` images, each answered after `latencyMs`; counts image requests at once. */
+  async function slowImages(count: number, latencyMs: number, busyFirst = false) {
+    const seen = { atOnce: 0, most: 0, requests: 0 };
+    const img = (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      seen.requests++;
+      if (busyFirst && seen.requests === 1)
+        return void res.writeHead(503, { 'retry-after': '0' }).end('busy');
+      seen.atOnce++;
+      seen.most = Math.max(seen.most, seen.atOnce);
+      setTimeout(() => {
+        seen.atOnce--;
+        res.writeHead(200, { 'content-type': 'image/gif' }).end('GIF89a');
+      }, latencyMs);
+    };
+    const routes: Record<string, Handler> = {
+      '/gallery.html': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(Array.from({ length: count }, (_, i) => `<img src="/g/${i}.gif">`).join('')),
+    };
+    for (let i = 0; i < count; i++) routes[`/g/${i}.gif`] = img;
+    const { origin } = await startSite(routes);
+    const manifest = await mirror({
+      url: `${origin.origin}/gallery.html`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      concurrency: { pages: 1, assets: 2 },
+    });
+    expect(
+      manifest.entries.filter((e) => e.path.startsWith('/g/') && e.status === 200),
+    ).toHaveLength(count);
+    return { seen, manifest };
+  }
+
+  it('asks for more files at once while a slow origin keeps up', async () => {
+    const { seen, manifest } = await slowImages(80, 40);
+    expect(seen.most).toBeGreaterThan(2);
+    expect(seen.most).toBeLessThanOrEqual(4);
+    expect(manifest.stats.peakRequests).toBeGreaterThanOrEqual(seen.most);
+  });
+
+  it('never asks for more than its limit at once once the origin said 503', async () => {
+    const { seen } = await slowImages(80, 40, true);
+    expect(seen.requests).toBe(80 + 1);
+    expect(seen.most).toBeLessThanOrEqual(2);
+  });
+
   it('reports bot challenges honestly and never retries them', async () => {
     let calls = 0;
     const { origin } = await startSite({

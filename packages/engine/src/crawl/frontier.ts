@@ -130,8 +130,9 @@ export class Frontier {
     this.wakeDrain?.();
   }
 
-  /** Tasks `drain` is running now. */
+  /** Tasks `drain` is running now, and the most it ran at once. */
   private running = 0;
+  peakRunning = 0;
 
   /** Nothing is being fetched and nothing waits in a lane: the crawl has settled, for now. */
   idle(): boolean {
@@ -164,6 +165,7 @@ export class Frontier {
           if (!this.admit(task, bytes.bytes)) continue;
           lane.active++;
           this.running++;
+          if (this.running > this.peakRunning) this.peakRunning = this.running;
           if (lane.spacingMs > 0) lane.notBefore = now + lane.spacingMs;
           const job = run(task, lane).finally(() => {
             lane.active--;

@@ -32,7 +32,7 @@ import {
   retryAfterMs,
 } from './fetch-policy.js';
 import { Frontier, type Task } from './frontier.js';
-import { Lanes, type Lane } from './lanes.js';
+import { LANE_GROWTH, Lanes, type Lane } from './lanes.js';
 import { failureOf, MirrorError, startUrlError } from './mirror-error.js';
 import { plainReason } from './plain-reasons.js';
 import { newCounters, Progress } from './progress.js';
@@ -90,7 +90,7 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     timeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     // Long enough for the largest file allowed at a modest 256 KB/s; drips fail sooner, on speed.
     maxRequestMs: Math.max(DEFAULTS.maxRequestMs, settings.maxFileBytes / 256),
-    connectionsPerHost: Math.max(settings.pageConcurrency, settings.assetConcurrency),
+    connectionsPerHost: Math.max(settings.pageConcurrency, settings.assetConcurrency) * LANE_GROWTH,
   });
   const abort = new AbortController();
   // Every request in flight listens to this signal; hundreds at once are expected.
@@ -321,6 +321,7 @@ class Crawler {
         notModified: this.counters.notModified,
         rendered: this.counters.rendered,
         durationMs: Date.now() - this.started,
+        peakRequests: this.frontier.peakRunning,
       },
     };
     this.emit('done', true);
@@ -460,6 +461,7 @@ class Crawler {
     }
 
     let response: HttpResponse;
+    const asked = performance.now();
     try {
       this.counters.requests++;
       response = await this.client.request(href, {
@@ -484,7 +486,7 @@ class Crawler {
     }
 
     try {
-      await this.handleResponse(task, lane, response, previous);
+      await this.handleResponse(task, lane, response, previous, performance.now() - asked);
     } catch (err) {
       await response.discard();
       const reason = categorize(err);
@@ -511,6 +513,7 @@ class Crawler {
     lane: Lane<Task>,
     response: HttpResponse,
     previous: ManifestEntry | undefined,
+    answeredInMs: number,
   ): Promise<void> {
     const href = task.url.href;
     const { status, headers } = response;
@@ -565,7 +568,7 @@ class Crawler {
         size: 0,
         headers: { location: target.href },
       });
-      Lanes.succeed(lane);
+      Lanes.succeed(lane, answeredInMs);
       if (this.mapper.isOwn(target) || task.kind === 'asset' || task.leaf)
         this.frontier.enqueue(target, task.depth, task.kind, task.leaf);
       return;
@@ -588,7 +591,7 @@ class Crawler {
       this.discovery.discover(task, sourceType, raw, previous.url);
       if (previous.rendered) this.entries.get(href)!.rendered = true;
       if (previous.replayed) this.entries.get(href)!.replayed = true;
-      Lanes.succeed(lane);
+      Lanes.succeed(lane, answeredInMs);
       return;
     }
 
@@ -633,7 +636,7 @@ class Crawler {
       ...(headers['etag'] ? { etag: headers['etag'] } : {}),
       ...(headers['last-modified'] ? { lastModified: headers['last-modified'] } : {}),
     });
-    Lanes.succeed(lane);
+    Lanes.succeed(lane, answeredInMs);
     if (raw) {
       const info = this.discovery.discover(task, contentType, raw, href);
       if (info && task.kind === 'page' && !task.leaf) this.renders.consider(task, info);

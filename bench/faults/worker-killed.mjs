@@ -156,7 +156,17 @@ await runScript('worker-killed', 180_000, async () => {
     after.every((s) => s.pid === survivor.pid),
     `requests after the kill came from another process than ${survivor.name}`,
   );
-  const survivorRuns = (await mirrorRuns(survivor.port)) - before[workers.indexOf(survivor)];
+  // A worker counts a run in its metrics just after the run's status is committed: the API may
+  // answer "completed" a moment before the counter moves.
+  const survivorBefore = before[workers.indexOf(survivor)];
+  const survivorRuns = await waitFor(
+    async () => {
+      const runs = (await mirrorRuns(survivor.port)) - survivorBefore;
+      return runs >= 1 ? runs : undefined;
+    },
+    5_000,
+    `${survivor.name} to count its completed mirror run`,
+  ).catch(() => 0);
   check(survivorRuns === 1, `${survivor.name} completed ${survivorRuns} mirror runs, expected 1`);
 
   await waitFor(

@@ -61,6 +61,12 @@ beforeAll(async () => {
         case '/api/slow':
           setTimeout(() => send(res, 200, {}), 500);
           return;
+        case '/api/cut-off':
+          // Headers and half a body, then the connection is gone.
+          res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+          res.write('{"user":');
+          setTimeout(() => res.destroy(), 20);
+          return;
         case '/api/no-content':
           res.writeHead(204);
           return res.end();
@@ -134,6 +140,17 @@ describe('api client', () => {
     const error = await failureOf(api.get('/echo'));
     expect(error.status).toBe(0);
     expect(error.message).toBe(NETWORK_ERROR_MESSAGE);
+  });
+
+  it('reports a network error when the answer is cut off mid-body', async () => {
+    const error = await api.get('/cut-off').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 0, message: NETWORK_ERROR_MESSAGE });
+    // A call that names its own message keeps it.
+    const named = await api
+      .get('/cut-off', { defaultMessage: 'Failed to load billing' })
+      .catch((e: unknown) => e);
+    expect(named).toMatchObject({ status: 0, message: 'Failed to load billing' });
   });
 
   it('gives up after the timeout', async () => {

@@ -3,7 +3,6 @@ import {
   API_TIMEOUT_MS,
   NETWORK_ERROR_MESSAGE,
   STORAGE_KEYS,
-  UNEXPECTED_ERROR_MESSAGE,
   fallbackMessageForStatus,
   joinServerMessage,
 } from '@mirror/contract';
@@ -131,7 +130,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     payload =
       response.ok && responseType === 'blob' ? await response.blob() : await readBody(response);
   } catch {
-    throw new ApiError(response.status, defaultMessage ?? UNEXPECTED_ERROR_MESSAGE);
+    // The answer was cut off while its body was read (offline, or the page is being left): no
+    // complete answer, which the session treats as no answer at all (status 0).
+    throw new ApiError(0, defaultMessage ?? NETWORK_ERROR_MESSAGE);
   }
 
   if (!response.ok) {

@@ -155,10 +155,16 @@ for (const viewport of [LAPTOP, PHONES[1]!] as Viewport[]) {
         )
         .toBe(true);
       const seen = await fidelityTexts();
-      expect(
-        seen.some((line) => / of 4 comparisons done /.test(line)),
-        seen.join(' | '),
-      ).toBe(true);
+      // The panel reads the check's progress each time it polls the run's status: a check that
+      // finishes between two polls (a fast machine) goes from its first line to its score.
+      const progressed = seen.some((line) => / of 4 comparisons done /.test(line));
+      const betweenTwoPolls = seen.length === 2 && score.test(seen[1]!);
+      expect(progressed || betweenTwoPolls, seen.join(' | ')).toBe(true);
+      if (!progressed)
+        test.info().annotations.push({
+          type: 'fidelity',
+          description: 'The check finished between two polls: no progress line to see.',
+        });
       for (const line of seen.filter((l) => !score.test(l)))
         expect(line).toMatch(/^Checking fidelity: \S/);
       scored = (await fidelity.count()) > 0;

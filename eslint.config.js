@@ -214,7 +214,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'apps/server/src/main.ts'],
+    files: [
+      'scripts/**/*.mjs',
+      'bench/**/*.mjs',
+      'apps/server/src/main.ts',
+      'apps/server/src/start.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

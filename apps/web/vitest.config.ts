@@ -12,5 +12,10 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // `vi.useFakeTimers()` moves the app's clocks only. Node's fetch (undici) hands a kept-alive
+    // socket its next request through setImmediate on Node 24: faked, the request never leaves.
+    fakeTimers: {
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    },
   },
 });

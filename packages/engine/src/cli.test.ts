@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, serveFixture, type FixtureServer } from '../test/fixture-server.js';
-import { main } from './cli.js';
+import { main } from './cli-main.js';
 
 function sink() {
   let text = '';

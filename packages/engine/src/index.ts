@@ -9,6 +9,7 @@ export {
 } from './crawl/mirror.js';
 export { exportStatic, exportPathOf } from './export/export-static.js';
 export { agreedQueryVariants } from './query-variants.js';
+export { MINIMUM_NODE, unsupportedNode } from './node-version.js';
 export { homeTitle } from './home-title.js';
 export { createFsBlobStore } from './storage/fs-blob-store.js';
 export { createMemoryBlobStore } from './storage/memory-blob-store.js';

@@ -32,6 +32,16 @@ if (typeof window !== 'undefined') {
       dispatchEvent: () => false,
     }) as MediaQueryList;
   HTMLCanvasElement.prototype.getContext = (() => null) as HTMLCanvasElement['getContext'];
+  // Nor Blob.text() (jsdom 26). Node 24's fetch answers `blob()` with the global Blob, jsdom's
+  // here, so a file answer read as text is read through jsdom's FileReader, as a browser reads it.
+  Blob.prototype.text ??= function text(this: Blob) {
+    return new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.onerror = () => reject(reader.error ?? new Error('could not read the blob'));
+      reader.readAsText(this);
+    });
+  };
 }
 
 afterEach(() => {

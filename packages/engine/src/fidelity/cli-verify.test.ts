@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../cli.js';
+import { main } from '../cli-main.js';
 import { RENDERED_ATTRIBUTE } from '../render/in-page.js';
 
 function sink() {

@@ -2,7 +2,8 @@
  * The engine's HTTP client: undici with keep-alive and HTTP/2 (when the server offers it through
  * ALPN), every connection guarded by the address policy, redirects followed by hand so each hop is
  * re-checked, bodies streamed (never buffered), decoded and capped, every request bounded in time
- * (request-clock.ts), and no server able to crash the process (paused-parser-guard.ts).
+ * (request-clock.ts), and no server able to crash the process (paused-parser.test.ts: undici 8
+ * finishes a paused parser itself, where undici 7 asserted and killed the process, issue 5360).
  */
 import { isIP } from 'node:net';
 import { Readable, pipeline } from 'node:stream';
@@ -10,7 +11,6 @@ import zlib from 'node:zlib';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { parseHostAsIp } from './address-policy.js';
 import { NetError, RefusedAddressError } from './errors.js';
-import { guardPausedParser } from './paused-parser-guard.js';
 import { RequestClock, type SpeedRule } from './request-clock.js';
 import {
   assertHttpScheme,
@@ -149,14 +149,7 @@ export function createSafeConnector(
       callback(error as Error, null);
       return;
     }
-    connect(connectOptions, (...args) => {
-      const [, socket] = args;
-      // Before undici sees the socket: its HTTP/1 listeners must only ever see the guarded events.
-      if (socket != null && (socket as { alpnProtocol?: unknown }).alpnProtocol !== 'h2') {
-        guardPausedParser(socket);
-      }
-      callback(...args);
-    });
+    connect(connectOptions, callback);
   };
 }
 

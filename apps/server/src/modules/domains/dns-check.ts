@@ -260,7 +260,10 @@ function valueState(found: string[], value: string): DnsRecord['status'] {
 }
 
 function formatCaa(answer: CaaAnswer): string {
-  const [tag, value] = Object.entries(answer).find(([key]) => key !== 'critical') ?? ['', ''];
+  // The one property besides `critical` (and `type`, which Node 24's resolver adds) is the tag.
+  const [tag, value] = Object.entries(answer).find(
+    ([key]) => key !== 'critical' && key !== 'type',
+  ) ?? ['', ''];
   return `${answer.critical} ${tag} "${String(value)}"`;
 }
 

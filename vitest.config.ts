@@ -34,44 +34,75 @@ const SERIAL: Record<string, string[]> = {
 
 /**
  * The service matrix (`.ci/run` sets MIRROR_SERVICE_MATRIX=1) runs the server's tests again on
- * PostgreSQL, Redis and S3. These files run once, on the embedded stores:
- * - what Chromium does with pages (captures, the hosted JavaScript corpus), whose results are
- *   stored as every other test stores them;
+ * PostgreSQL, Redis and S3: the files whose subject is what the stores, the job queue and the blob
+ * store do (adapters, repositories and transactions, jobs across processes, blobs and storage
+ * accounting, the routes that write through them). The others ran on the embedded stores already,
+ * and their subject does not change with the store:
+ * - what Chromium does with pages (captures, fidelity, the hosted JavaScript corpus);
+ * - process isolation (the sandbox), fetch safety (SSRF, headers, secrets in logs, oversize bodies,
+ *   path traversal), pure modules, the embedded job queue, the entry point and AI planning;
  * - the HTTP surface swept endpoint by endpoint (thousands of malformed bodies, every route for
  *   every caller): validation and authorization do not depend on the store, and on the services
  *   under a loaded CI machine they failed intermittently in ways not yet understood (a background
  *   write between two looks at the owner's data, a schema dropped under a running sweep).
+ * A new test file that stores something belongs here.
  */
-const ONCE_ONLY: Record<string, string[]> = {
+const SERVICE_MATRIX: Record<string, string[]> = {
   server: [
-    'src/hosting/js-fidelity.test.ts',
-    'src/modules/screenshots/*.test.ts',
-    'src/modules/ideas/reference-screenshots.test.ts',
-    'src/http/routes/screenshots.routes.test.ts',
-    'src/security/malformed-bodies.test.ts',
-    'src/security/authorization-matrix.test.ts',
+    'src/app.test.ts',
+    'src/platform/db/*.test.ts',
+    'src/platform/jobs/bullmq-job-queue.test.ts',
+    'src/platform/jobs/scheduled-jobs.test.ts',
+    'src/platform/blobs/*.test.ts',
+    'src/modules/storage/*.test.ts',
+    'src/modules/sites/*.test.ts',
+    'src/modules/analytics/visit-*.test.ts',
+    'src/modules/fidelity/fidelity-storage.test.ts',
+    'src/modules/payments/test-mode/*.test.ts',
+    'src/hosting/sites-front.test.ts',
+    'src/http/routes/*.routes.test.ts',
+    'src/roles/*.test.ts',
+    'src/security/rate-limits.test.ts',
   ],
+};
+/** Route files the matrix leaves out: Chromium's captures, stored as every other test stores. */
+const MATRIX_SKIPS: Record<string, string[]> = {
+  server: ['src/http/routes/screenshots.routes.test.ts'],
 };
 
 type ProjectTest = { name: string; root: string; include: string[] } & Record<string, unknown>;
 
-/** A package's tests as two projects: the many on both cores, then the serial ones alone. */
+/**
+ * A package's tests as two projects: the many on both cores, then the serial ones alone. In the
+ * service matrix, only the package's SERVICE_MATRIX files.
+ */
 function split(test: ProjectTest) {
-  const skipped = process.env.MIRROR_SERVICE_MATRIX ? (ONCE_ONLY[test.name] ?? []) : [];
-  const serial = (SERIAL[test.name] ?? []).filter((file) => !skipped.includes(file));
+  const matrix = process.env.MIRROR_SERVICE_MATRIX ? SERVICE_MATRIX[test.name] : undefined;
+  const include = matrix ?? test.include;
+  const skipped = matrix ? (MATRIX_SKIPS[test.name] ?? []) : [];
+  const serial = SERIAL[test.name] ?? [];
   return [
-    { extends: true, test: { ...test, exclude: [...serial, ...skipped] } },
+    { extends: true, test: { ...test, include, exclude: [...serial, ...skipped] } },
     {
       extends: true,
       test: {
         ...test,
         name: `${test.name}-serial`,
-        include: serial,
+        // In the matrix: the serial files it chose (a pattern of both lists picks a file of both).
+        include: matrix ? serial.filter((file) => matchesAny(file, matrix)) : serial,
+        exclude: skipped,
         maxWorkers: 1,
         sequence: { groupOrder: 1 },
       },
     },
   ];
+}
+
+/** Whether a serial entry (a file or a `dir/*.test.ts` pattern) falls under one of `patterns`. */
+function matchesAny(file: string, patterns: string[]): boolean {
+  const toRegExp = (glob: string) =>
+    new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+  return patterns.some((pattern) => toRegExp(pattern).test(file) || toRegExp(file).test(pattern));
 }
 
 export default defineConfig({

@@ -18,7 +18,8 @@
 // After a crash or a stall the server is restarted (fresh DATA_DIR) for the next case; the suite
 // exits 1 when any case failed.
 //
-// Options: --only http10-close,drip-body   --no-build   --verbose   --json out.json   --list
+// Options: --only http10-close,drip-body   --skip drip-headers   --no-build   --verbose
+//          --json out.json   --list
 //          --max-server-mib N (1024)   --max-run-mib N (2560)   --budget-s N (whole suite, 900)
 //          --repeat N (each chosen case N times in a row: for crashes that come and go)
 import { spawnSync } from 'node:child_process';
@@ -168,6 +169,7 @@ const CASES = [
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
+    skip: { type: 'string' },
     'no-build': { type: 'boolean' },
     verbose: { type: 'boolean' },
     json: { type: 'string' },
@@ -182,16 +184,18 @@ if (values.list) {
   for (const c of CASES) console.log(`${c.name.padEnd(20)} ${c.what}`);
   process.exit(0);
 }
-const picked = values.only
-  ? values.only.split(',').map((name) => {
-      const found = CASES.find((c) => c.name === name.trim());
-      if (!found) {
-        console.error(`unknown case "${name}"; known: ${CASES.map((c) => c.name).join(', ')}`);
-        process.exit(2);
-      }
-      return found;
-    })
-  : CASES;
+/** The cases a comma-separated list names; an unknown name exits with the known ones. */
+const casesNamed = (list) =>
+  list.split(',').map((name) => {
+    const found = CASES.find((c) => c.name === name.trim());
+    if (!found) {
+      console.error(`unknown case "${name}"; known: ${CASES.map((c) => c.name).join(', ')}`);
+      process.exit(2);
+    }
+    return found;
+  });
+const skipped = values.skip ? casesNamed(values.skip) : [];
+const picked = (values.only ? casesNamed(values.only) : CASES).filter((c) => !skipped.includes(c));
 const repeat = Math.max(1, Number(values.repeat) || 1);
 const chosen = picked.flatMap((c) =>
   Array.from({ length: repeat }, (_, i) => (i === 0 ? c : { ...c, name: `${c.name}#${i + 1}` })),

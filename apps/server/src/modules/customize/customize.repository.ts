@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { CUSTOMIZE_STATUS_TEXTS, type EditOp } from '@mirror/contract';
 import type { Db } from '../../platform/db/database.js';
 import type { SiteStatus, VersionKind } from '../../platform/db/schema.js';
-import { settleDraftStatus } from '../sites/sites.repository.js';
 
 /** The version rows a customization or rewrite reads and writes. */
 
@@ -116,6 +115,32 @@ export async function deleteDraft(db: Db, siteId: string, versionId: string): Pr
     .where('draft', '=', 1)
     .execute();
   await settleDraftStatus(db, siteId, CUSTOMIZE_STATUS_TEXTS.discarded);
+}
+
+/**
+ * The site's status stops saying a draft waits for review once none does (issue 31): `text` says
+ * what became of it. A run that started since has its own status, which stays.
+ */
+export async function settleDraftStatus(db: Db, siteId: string, text: string): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set({ current_status: text })
+    .where('id', '=', siteId)
+    .where('current_status', 'in', [
+      CUSTOMIZE_STATUS_TEXTS.draftReady,
+      CUSTOMIZE_STATUS_TEXTS.editsReady,
+    ])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('site_versions')
+            .select('id')
+            .where('site_id', '=', siteId)
+            .where('draft', '=', 1),
+        ),
+      ),
+    )
+    .execute();
 }
 
 /**

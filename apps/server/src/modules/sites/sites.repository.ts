@@ -341,33 +341,6 @@ export async function setLiveVersion(db: Db, siteId: string, versionId: string):
     .execute();
 }
 
-/**
- * The site's status stops saying a draft waits for review once none does (issue 31): `text` says
- * what became of it (published, discarded). A run that started since has its own status, which
- * stays.
- */
-export async function settleDraftStatus(db: Db, siteId: string, text: string): Promise<void> {
-  await db
-    .updateTable('sites')
-    .set({ current_status: text })
-    .where('id', '=', siteId)
-    .where('current_status', 'in', [
-      CUSTOMIZE_STATUS_TEXTS.draftReady,
-      CUSTOMIZE_STATUS_TEXTS.editsReady,
-    ])
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('site_versions')
-            .select('id')
-            .where('site_id', '=', siteId)
-            .where('draft', '=', 1),
-        ),
-      ),
-    )
-    .execute();
-}
-
 /** The version was deleted (pruned) before it could be published: nothing changed. */
 class VersionGone extends Error {}
 
@@ -398,7 +371,26 @@ export async function publishVersion(
           .set({ draft: 0 })
           .where('id', '=', version.id)
           .execute();
-        await settleDraftStatus(trx, siteId, CUSTOMIZE_STATUS_TEXTS.published);
+        // The status stops asking for a review once no draft waits for one (issue 31).
+        await trx
+          .updateTable('sites')
+          .set({ current_status: CUSTOMIZE_STATUS_TEXTS.published })
+          .where('id', '=', siteId)
+          .where('current_status', 'in', [
+            CUSTOMIZE_STATUS_TEXTS.draftReady,
+            CUSTOMIZE_STATUS_TEXTS.editsReady,
+          ])
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('site_versions')
+                  .select('id')
+                  .where('site_id', '=', siteId)
+                  .where('draft', '=', 1),
+              ),
+            ),
+          )
+          .execute();
       }
     });
     return true;

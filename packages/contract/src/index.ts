@@ -19,3 +19,4 @@ export * from './payment-rules.js';
 export * from './payments.js';
 export * from './domain-rules.js';
 export * from './domains.js';
+export * from './changes.js';

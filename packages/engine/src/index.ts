@@ -18,3 +18,4 @@ export * from './net/index.js';
 export * from './references/index.js';
 export * from './render/index.js';
 export * from './fidelity/index.js';
+export * from './changes/index.js';

@@ -1,0 +1,17 @@
+export {
+  compareVersions,
+  summarize,
+  type CompareOptions,
+  type VersionFiles,
+} from './compare-versions.js';
+export { digestPage, type PageDigest } from './page-digest.js';
+export {
+  isTrackingParam,
+  maskVolatile,
+  normalizeLink,
+  normalizePath,
+  normalizeQuery,
+  tokenize,
+  type Token,
+} from './noise.js';
+export { diffWords, hunksOf, type WordEdit } from './word-diff.js';

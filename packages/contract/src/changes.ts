@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * What changed between two versions of a mirrored site (issue 33): the change report made for
  * every new mirror version (a re-mirror, a scheduled sync, a repair) against the version it
@@ -6,70 +8,123 @@
  */
 
 /** A run of words in a page's text diff: kept for context, added or removed. */
-export interface TextDiffPart {
-  op: 'same' | 'added' | 'removed';
-  text: string;
-}
+export const TextDiffPart = z.object({
+  op: z.enum(['same', 'added', 'removed']),
+  text: z.string(),
+});
+export type TextDiffPart = z.infer<typeof TextDiffPart>;
 
 /** One place in a page where its text changed, with a few words around it. */
-export type TextDiffHunk = TextDiffPart[];
+export const TextDiffHunk = z.array(TextDiffPart);
+export type TextDiffHunk = z.infer<typeof TextDiffHunk>;
 
 /** A changed value of the page's head: its title or one of its meta descriptions. */
-export interface HeadChange {
+export const HeadChange = z.object({
   /** `title`, or the meta's name (`description`, `og:title`, …). */
-  field: string;
-  before: string | null;
-  after: string | null;
-}
+  field: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type HeadChange = z.infer<typeof HeadChange>;
 
-export interface ChangedPage {
+export const ChangedPage = z.object({
   /** The page's path in the copy, e.g. `/pricing`. */
-  path: string;
+  path: z.string(),
   /** Its title in the new version (or the old one's, when it has none). */
-  title: string;
-  wordsAdded: number;
-  wordsRemoved: number;
+  title: z.string(),
+  wordsAdded: z.number().int(),
+  wordsRemoved: z.number().int(),
   /** The text diff in context (at most `CHANGE_REPORT_LIMITS.hunksPerPage` places). */
-  hunks: TextDiffHunk[];
+  hunks: z.array(TextDiffHunk),
   /** There were more places than the hunks shown. */
-  moreHunks: boolean;
-  head: HeadChange[];
+  moreHunks: z.boolean(),
+  head: z.array(HeadChange),
   /** Links (absolute, normalized) the page has now and did not have, and the reverse. */
-  linksAdded: string[];
-  linksRemoved: string[];
+  linksAdded: z.array(z.string()),
+  linksRemoved: z.array(z.string()),
   /** Images, videos and sounds it shows now and did not show, and the reverse. */
-  mediaAdded: string[];
-  mediaRemoved: string[];
-}
+  mediaAdded: z.array(z.string()),
+  mediaRemoved: z.array(z.string()),
+});
+export type ChangedPage = z.infer<typeof ChangedPage>;
 
-export interface ListedPage {
-  path: string;
-  title: string;
-}
+export const ListedPage = z.object({ path: z.string(), title: z.string() });
+export type ListedPage = z.infer<typeof ListedPage>;
 
-export interface ChangedAsset {
-  path: string;
-  contentType: string;
+export const ChangedAsset = z.object({
+  path: z.string(),
+  contentType: z.string(),
   /** Bytes in the old version (null: the file is new). */
-  sizeBefore: number | null;
+  sizeBefore: z.number().int().nullable(),
   /** Bytes in the new version (null: the file is gone). */
-  sizeAfter: number | null;
-}
+  sizeAfter: z.number().int().nullable(),
+});
+export type ChangedAsset = z.infer<typeof ChangedAsset>;
 
-export interface ChangeReport {
+export const ChangeReport = z.object({
   /** "No changes", or e.g. "3 pages changed, 1 added: /pricing (Pro now $12), /blog/new-post, …". */
-  summary: string;
+  summary: z.string(),
   /** Nothing a visitor would notice changed (noise aside). */
-  unchanged: boolean;
-  pages: { added: ListedPage[]; removed: ListedPage[]; changed: ChangedPage[] };
-  assets: { added: ChangedAsset[]; removed: ChangedAsset[]; changed: ChangedAsset[] };
+  unchanged: z.boolean(),
+  pages: z.object({
+    added: z.array(ListedPage),
+    removed: z.array(ListedPage),
+    changed: z.array(ChangedPage),
+  }),
+  assets: z.object({
+    added: z.array(ChangedAsset),
+    removed: z.array(ChangedAsset),
+    changed: z.array(ChangedAsset),
+  }),
   /** Pages compared whose differences were all noise (dates, counters, rotating parts, …). */
-  noiseOnly: number;
+  noiseOnly: z.number().int(),
+});
+export type ChangeReport = z.infer<typeof ChangeReport>;
+
+/** `GET /domains/clone/{id}/versions/{versionId}/changes`: the report, and what it compared. */
+export const VersionChanges = z.object({
+  versionId: z.string(),
+  /** The version it was compared with, and its number (null: that version was deleted since). */
+  baseVersionId: z.string(),
+  baseNumber: z.number().int().nullable(),
+  report: ChangeReport,
+});
+export type VersionChanges = z.infer<typeof VersionChanges>;
+
+/** A change report in a few numbers, as the version history shows it (in the app's language). */
+export const ChangeDigest = z.object({
+  /** The report's one-line summary, in English (feeds, mail subjects, the API). */
+  summary: z.string(),
+  unchanged: z.boolean(),
+  pagesChanged: z.number().int(),
+  pagesAdded: z.number().int(),
+  pagesRemoved: z.number().int(),
+  filesChanged: z.number().int(),
+  /** The first pages changed, added or removed (at most `CHANGE_REPORT_LIMITS.summaryPages`). */
+  paths: z.array(z.string()),
+});
+export type ChangeDigest = z.infer<typeof ChangeDigest>;
+
+export function changeDigest(report: ChangeReport): ChangeDigest {
+  const { pages, assets } = report;
+  return {
+    summary: report.summary,
+    unchanged: report.unchanged,
+    pagesChanged: pages.changed.length,
+    pagesAdded: pages.added.length,
+    pagesRemoved: pages.removed.length,
+    filesChanged: assets.added.length + assets.removed.length + assets.changed.length,
+    paths: [...pages.changed, ...pages.added, ...pages.removed]
+      .slice(0, CHANGE_REPORT_LIMITS.summaryPages)
+      .map((page) => page.path),
+  };
 }
 
 export const CHANGE_REPORT_LIMITS = {
   /** Places shown per changed page. */
-  hunksPerPage: 20,
+  hunksPerPage: 10,
+  /** Changed pages shown with their text diff; those beyond are listed with their counts. */
+  pagesDetailed: 100,
   /** Words of context either side of a change. */
   contextWords: 8,
   /** Links listed per page, each way. */

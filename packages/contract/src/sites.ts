@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChangeDigest } from './changes.js';
 import { FidelitySummary } from './fidelity.js';
 import { MIRROR_FAILURE_KINDS } from './mirror-failures.js';
 import { ANALYTICS_PERIODS, CLONE_STATUSES, SITE_MESSAGES, SYNC_SCHEDULES } from './site-rules.js';
@@ -138,6 +139,11 @@ export const SiteVersion = z.object({
   thumbnailUrl: z.string().nullable(),
   /** The version's fidelity check; null for versions never checked (customizations, older ones). */
   fidelity: FidelitySummary.nullable().optional(),
+  /**
+   * What a mirror version changed against the version it replaced, in a few numbers; null for a
+   * first mirror, an edit, older versions. The whole report: `GET …/versions/{versionId}/changes`.
+   */
+  changeDigest: ChangeDigest.nullable().optional(),
 });
 export type SiteVersion = z.infer<typeof SiteVersion>;
 

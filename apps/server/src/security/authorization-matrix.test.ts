@@ -305,6 +305,14 @@ const ROWS: Row[] = [
     }),
   },
   {
+    route: 'GET /api/domains/clone/:id/versions/:versionId/changes',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/versions/${i.liveVersionId}/changes`,
+    }),
+  },
+  {
     route: 'GET /api/domains/clone/:id/export.zip',
     access: 'owner',
     expect: ownerOnly(200),
@@ -869,6 +877,23 @@ beforeAll(async () => {
   expect((await pollToEnd(t, ids.siteId, accounts.owner.headers)).at(-1)!.status).toBe('completed');
   const record = await ownerGet(`/api/domains/clone/${ids.siteId}`);
   ids.liveVersionId = (record.body as { liveVersionId: string }).liveVersionId;
+  // The change report a re-mirror would have made of the live version.
+  await t.app.database.db
+    .insertInto('change_reports')
+    .values({
+      version_id: ids.liveVersionId,
+      site_id: ids.siteId,
+      base_version_id: ids.liveVersionId,
+      report: JSON.stringify({
+        summary: 'No changes',
+        unchanged: true,
+        pages: { added: [], removed: [], changed: [] },
+        assets: { added: [], removed: [], changed: [] },
+        noiseOnly: 0,
+      }),
+      created_at: new Date().toISOString(),
+    })
+    .execute();
 
   // A custom domain on it and a parked domain.
   ids.customDomain = 'shop.owner-shop.test';

@@ -92,6 +92,11 @@ export async function compareVersions(
       report.pages.removed.push({ path: entry.path, title: (await digestOf(before, entry)).title });
   }
 
+  // A report stays small: beyond the first pages, a changed page keeps its counts, not its diff.
+  for (const page of report.pages.changed.slice(CHANGE_REPORT_LIMITS.pagesDetailed)) {
+    page.moreHunks ||= page.hunks.length > 0;
+    page.hunks = [];
+  }
   compareAssets(before.manifest, after.manifest, report);
   report.unchanged =
     report.pages.added.length +

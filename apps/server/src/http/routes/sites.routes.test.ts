@@ -185,6 +185,39 @@ describe('mirroring as a service', { timeout: 60_000 }, () => {
       [2, true],
       [1, false],
     ]);
+    // The re-mirror says what changed against version 1 (issue 33); the first mirror has no report.
+    expect(versions[1].changeDigest).toBeNull();
+    expect(versions[0].changeDigest).toMatchObject({
+      unchanged: false,
+      pagesAdded: 0,
+      filesChanged: 1,
+    });
+    expect(versions[0].changeDigest.summary).toMatch(
+      /^\d+ pages changed, 1 file changed: \/ \(2\), /,
+    );
+    const changes = await t.app.inject({
+      url: `/api/domains/clone/${id}/versions/${versions[0].id}/changes`,
+      headers: pro.headers,
+    });
+    expect(changes.statusCode).toBe(200);
+    const { report, baseNumber } = changes.json();
+    expect(baseNumber).toBe(1);
+    expect(report.summary).toBe(versions[0].changeDigest.summary);
+    const home = report.pages.changed.find((p: { path: string }) => p.path === '/');
+    expect(home.hunks[0]).toEqual([
+      { op: 'same', text: 'Version' },
+      { op: 'removed', text: '1' },
+      { op: 'added', text: '2' },
+      expect.objectContaining({ op: 'same' }),
+    ]);
+    expect(home.head).toEqual([{ field: 'title', before: 'Fixture v1', after: 'Fixture v2' }]);
+    expect(report.assets.changed.map((a: { path: string }) => a.path)).toEqual(['/style.css']);
+    const none = await t.app.inject({
+      url: `/api/domains/clone/${id}/versions/${versions[1].id}/changes`,
+      headers: pro.headers,
+    });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().message).toMatch(/no change report/);
     const rollback = await t.app.inject({
       method: 'POST',
       url: `/api/domains/clone/${id}/versions/${versions[1].id}/publish`,

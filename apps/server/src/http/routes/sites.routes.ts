@@ -9,6 +9,7 @@ import {
   SiteIdParams,
   SiteVersion,
   UpdateSiteBody,
+  VersionChanges,
   VersionParams,
 } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -176,6 +177,23 @@ export const sitesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => sites.versions((await requireAuth(request)).user, request.params.id),
+  );
+
+  app.get(
+    '/clone/:id/versions/:versionId/changes',
+    {
+      schema: {
+        tags,
+        summary: 'What a mirror version changed against the version it replaced',
+        description:
+          'Pages added, removed and changed (text diff in context, title and meta, links, images) and files added, removed and changed, noise left out. 404 for a version without a report: a first mirror, an edit, or an older version.',
+        security: bearer,
+        params: VersionParams,
+        response: { 200: VersionChanges },
+      },
+    },
+    async (request) =>
+      sites.changes((await requireAuth(request)).user, request.params.id, request.params.versionId),
   );
 
   app.post(

@@ -4,14 +4,17 @@
  * with the manifest's hash and a summary. The job that started it decides what the run means for
  * the site.
  */
-import type { MirrorLimits } from '@mirror/contract';
+import type { ChangeReport, MirrorLimits } from '@mirror/contract';
 import {
+  compareVersions,
+  createHttpClient,
   failedCount,
   mirror,
   MirrorError,
   readBlob,
   type MirrorFailure,
   type Manifest,
+  type ManifestEntry,
   type MirrorStats,
   type ProgressEvent,
   type RenderMode,
@@ -51,6 +54,8 @@ export interface MirrorRunCopy {
   /** Pages and bytes of the copy (metrics). */
   pages: number;
   bytes: number;
+  /** What changed against the live version it was run from (absent for a first mirror). */
+  changes?: ChangeReport;
 }
 
 /** The engine's verdicts answered as a failure (a storage failure or a cancel is thrown). */
@@ -101,7 +106,51 @@ export async function run(
       return { failure: { message: err.message, ...err.failure } };
     throw err;
   }
-  return { manifestHash: await saveManifest(context.blobs, manifest), ...copySummary(manifest) };
+  const manifestHash = await saveManifest(context.blobs, manifest);
+  const changes = previous ? await changeReport(previous, manifest, input.net, context) : undefined;
+  return { manifestHash, ...copySummary(manifest), ...(changes ? { changes } : {}) };
+}
+
+/** Pages of a run fetched once more to tell a page's own motion from a change (the first ones). */
+const REFETCHES_MAX = 50;
+const REFETCH_BYTES_MAX = 5 * 1024 * 1024;
+
+/**
+ * The change report of the new copy against the live version (issue 33). It is told apart from
+ * noise by fetching a changed page once more, through the same address policy as the run. A
+ * report that cannot be made (a broken old file) is left out: the copy is still good.
+ */
+async function changeReport(
+  previous: Manifest,
+  manifest: Manifest,
+  net: NetSettings,
+  context: SandboxContext,
+): Promise<ChangeReport | undefined> {
+  const client = createHttpClient({ ...safeLookupOptions(net), timeoutMs: 10_000 });
+  let refetches = 0;
+  const refetch = async (entry: ManifestEntry) => {
+    if (++refetches > REFETCHES_MAX || context.signal.aborted) return null;
+    const response = await client.request(entry.url, {
+      maxBytes: REFETCH_BYTES_MAX,
+      maxRequestMs: 15_000,
+    });
+    if (response.status !== 200) {
+      await response.discard();
+      return null;
+    }
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of response.body) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+  const read = (hash: string) => readBlob(context.blobs, hash);
+  try {
+    return await compareVersions({ manifest: previous, read }, { manifest, read }, { refetch });
+  } catch (err) {
+    context.log('warn', 'the change report could not be made', { error: String(err) });
+    return undefined;
+  } finally {
+    await client.close();
+  }
 }
 
 /** What a version row and the metrics keep of a copy's manifest. */

@@ -1,4 +1,5 @@
 import {
+  changeDigest,
   CLONE_STATUS_TEXTS,
   CUSTOMIZE_STATUS_TEXTS,
   DEMO_MIRROR_LIMITS,
@@ -28,6 +29,7 @@ import {
   findFollowUp,
   findSite,
   findVersion,
+  saveChangeReport,
   updateRunState,
 } from './sites.repository.js';
 import type { UserPlans } from '../auth/user-plans.js';
@@ -337,13 +339,25 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       const readOnly = await db.transaction().execute(async (trx) => {
         const refusal = await publishRefusal(trx, siteId);
         if (refusal) return refusal;
-        await completeVersion(trx, versionId, {
-          manifestHash: output.manifestHash,
-          stats: output.stats,
-          failed: output.failed,
-          finishedAt,
-          title: output.title,
-        });
+        await completeVersion(
+          trx,
+          versionId,
+          {
+            manifestHash: output.manifestHash,
+            stats: output.stats,
+            failed: output.failed,
+            finishedAt,
+            title: output.title,
+          },
+          output.changes ? { change_digest: JSON.stringify(changeDigest(output.changes)) } : {},
+        );
+        if (output.changes && live)
+          await saveChangeReport(trx, {
+            versionId,
+            siteId,
+            baseVersionId: live.id,
+            changes: output.changes,
+          });
         await trx
           .updateTable('sites')
           .set({

@@ -2,6 +2,7 @@ import {
   CLONE_STATUS_TEXTS,
   isMirrorFailureKind,
   RunCounts,
+  type ChangeDigest,
   type CloneRecord,
   type EditPlan,
   type FidelitySummary,
@@ -138,6 +139,7 @@ export function createSiteRecords(config: Config) {
         description: inAppEnglish(edit.description, v.instructions ?? ''),
       })),
       unparsed: parseList(v.unparsed),
+      changeDigest: v.change_digest ? (JSON.parse(v.change_digest) as ChangeDigest) : null,
       instructions: v.idea
         ? [`Rewrite for: ${v.idea}`, v.instructions].filter(Boolean).join('\n')
         : v.instructions,

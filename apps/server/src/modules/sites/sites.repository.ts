@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CLONE_STATUS_TEXTS,
   CUSTOMIZE_STATUS_TEXTS,
+  type ChangeReport,
   type EditOp,
   type SyncSchedule,
 } from '@mirror/contract';
@@ -142,7 +143,10 @@ export async function completeVersion(
     /** The home page's title; none is stored as '' (known to have none). */
     title: string | undefined;
   },
-  extra: Pick<Updateable<SiteVersionsTable>, 'plan' | 'changes' | 'unparsed' | 'draft'> = {},
+  extra: Pick<
+    Updateable<SiteVersionsTable>,
+    'plan' | 'changes' | 'unparsed' | 'draft' | 'change_digest'
+  > = {},
 ): Promise<void> {
   const { stats, failed } = done;
   await db
@@ -498,4 +502,41 @@ export async function insertRepairVersion(
 
 export async function deleteVersion(db: Db, versionId: string): Promise<void> {
   await db.deleteFrom('site_versions').where('id', '=', versionId).execute();
+}
+
+/**
+ * Keeps a new mirror version's change report (issue 33), in the caller's transaction with the
+ * version's completion; its summary goes on the version for the version history.
+ */
+export async function saveChangeReport(
+  db: Db,
+  report: { versionId: string; siteId: string; baseVersionId: string; changes: ChangeReport },
+): Promise<void> {
+  await db
+    .insertInto('change_reports')
+    .values({
+      version_id: report.versionId,
+      site_id: report.siteId,
+      base_version_id: report.baseVersionId,
+      report: JSON.stringify(report.changes),
+      created_at: new Date().toISOString(),
+    })
+    .onConflict((oc) => oc.column('version_id').doNothing())
+    .execute();
+}
+
+/** A version's change report, with the number of the version it was compared with (if kept). */
+export async function findChangeReport(db: Db, siteId: string, versionId: string) {
+  const row = await db
+    .selectFrom('change_reports')
+    .leftJoin('site_versions as base', 'base.id', 'change_reports.base_version_id')
+    .select([
+      'change_reports.report',
+      'change_reports.base_version_id',
+      'base.number as base_number',
+    ])
+    .where('change_reports.site_id', '=', siteId)
+    .where('change_reports.version_id', '=', versionId)
+    .executeTakeFirst();
+  return row;
 }

@@ -14,8 +14,10 @@ import {
   EditOp,
   type FidelitySummary,
   type PlanId,
+  type ChangeReport,
   type SiteVersion,
   type SyncSchedule,
+  type VersionChanges,
 } from '@mirror/contract';
 import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import { z } from 'zod';
@@ -59,6 +61,7 @@ import {
   setSubdomain,
   setSyncSchedule,
   setVersionTitle,
+  findChangeReport,
   listVersions,
   type RunStep,
 } from './sites.repository.js';
@@ -402,6 +405,23 @@ export function createSitesService(deps: SitesServiceDeps) {
         (await deps.fidelitySummaries?.(versions.map((v) => v.id))) ??
         new Map<string, FidelitySummary>();
       return versions.map((v) => toVersion(v, site.live_version_id, checks.get(v.id) ?? null));
+    },
+
+    /** What a mirror version changed against the version it replaced (issue 33). */
+    async changes(user: UserRow, id: string, versionId: string): Promise<VersionChanges> {
+      const site = await ownedSite(user, id);
+      if (!(await findVersion(db, site.id, versionId))) throw notFound('Version not found.');
+      const row = await findChangeReport(db, site.id, versionId);
+      if (!row)
+        throw notFound(
+          'This version has no change report: it is a first mirror, an edit, or older than change reports.',
+        );
+      return {
+        versionId,
+        baseVersionId: row.base_version_id,
+        baseNumber: row.base_number ?? null,
+        report: JSON.parse(row.report) as ChangeReport,
+      };
     },
 
     /**

@@ -138,6 +138,8 @@ export interface SiteVersionsTable {
   thumbnail_size: ColumnType<number | null, number | null | undefined, number | null>;
   /** The home page's title (`cleanSiteTitle`); '' when it has none, null when not read yet. */
   title: NullableText;
+  /** What it changed against the version it replaced: a mirror's `ChangeDigest` (JSON). */
+  change_digest: NullableText;
   /** A rewrite that used up the site's one-off payment: that payment's time, given back on failure. */
   rewrite_credit: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /**
@@ -161,6 +163,16 @@ export interface VersionBlobsTable {
 }
 
 export type FidelityState = 'queued' | 'running' | 'completed' | 'failed';
+
+/** What a new mirror version changed against the version it replaced (issue 33). */
+export interface ChangeReportsTable {
+  version_id: string;
+  site_id: string;
+  base_version_id: string;
+  /** `ChangeReport` as JSON. */
+  report: string;
+  created_at: Timestamp;
+}
 
 /** A version's fidelity check (issue 21). */
 export interface FidelityReportsTable {
@@ -539,6 +551,7 @@ export interface Database {
   site_versions: SiteVersionsTable;
   version_blobs: VersionBlobsTable;
   fidelity_reports: FidelityReportsTable;
+  change_reports: ChangeReportsTable;
   fidelity_blobs: FidelityBlobsTable;
   rewrite_payments: RewritePaymentsTable;
   blob_holds: BlobHoldsTable;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CloneRecord } from '@mirror/contract';
+import type { ChangeDigest, CloneRecord } from '@mirror/contract';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
 import { failureText } from '../../../components/mirror/failure-message';
 import { Panel } from '../../../components/ui/panel';
@@ -127,6 +127,7 @@ export function VersionHistory({
                       </>
                     )}
                   </p>
+                  {version.changeDigest && <ChangeLine digest={version.changeDigest} />}
                   {version.error && version.createdAt !== failedRunAt && (
                     <p className="version-error">{failureText(t, version)}</p>
                   )}
@@ -169,5 +170,41 @@ export function VersionHistory({
         </ol>
       )}
     </Panel>
+  );
+}
+
+/**
+ * What a mirror version changed against the one before it (issue 33), in the app's language: the
+ * counts, then the first pages it names.
+ */
+function ChangeLine({ digest }: { digest: ChangeDigest }) {
+  const { t, locale } = useI18n();
+  if (digest.unchanged)
+    return <p className="version-changes">{t('site.versions.changes.noChanges')}</p>;
+  const counts = (
+    [
+      ['pagesChanged', digest.pagesChanged],
+      ['pagesAdded', digest.pagesAdded],
+      ['pagesRemoved', digest.pagesRemoved],
+      ['filesChanged', digest.filesChanged],
+    ] as const
+  )
+    .filter(([, count]) => count > 0)
+    .map(([key, count]) =>
+      t(`site.versions.changes.${key}`, { count: formatNumber(locale, count) }),
+    );
+  const named = digest.pagesChanged + digest.pagesAdded + digest.pagesRemoved;
+  return (
+    <p className="version-changes">
+      {counts.join(' · ')}
+      {digest.paths.length > 0 && ' — '}
+      {digest.paths.map((path, i) => (
+        <span key={path}>
+          {i > 0 && ', '}
+          <bdi className="version-change-path">{path}</bdi>
+        </span>
+      ))}
+      {named > digest.paths.length && ', …'}
+    </p>
   );
 }

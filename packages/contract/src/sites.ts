@@ -144,6 +144,11 @@ export const SiteVersion = z.object({
    * first mirror, an edit, older versions. The whole report: `GET …/versions/{versionId}/changes`.
    */
   changeDigest: ChangeDigest.nullable().optional(),
+  /**
+   * When the last scheduled sync found the site unchanged while this version was live: such a sync
+   * makes no version. Null when none did.
+   */
+  checkedUnchangedAt: z.string().nullable().optional(),
 });
 export type SiteVersion = z.infer<typeof SiteVersion>;
 

@@ -44,6 +44,7 @@ interface Version {
   instructions: string | null;
   error: string | null;
   previewUrl: string | null;
+  changeDigest?: { unchanged: boolean; summary: string } | null;
 }
 
 async function versionsOf(t: TestApp, id: string, headers: Record<string, string>) {
@@ -402,6 +403,14 @@ describe('AI customization of mirrored sites', () => {
     expect(versions[0]!.edits).toHaveLength(2);
     expect(versions[0]!.instructions).toBeNull();
     expect(versions[0]!.changes.join('\n')).toMatch(/Edition/);
+    // The new mirror is compared with the mirror the edits were made on, not with the edited
+    // version: the owner's own edits are not changes of the site (issue 33).
+    expect(versions[1]!.changeDigest).toMatchObject({ unchanged: true, summary: 'No changes' });
+    const changes = await t.app.inject({
+      url: `/api/domains/clone/${id}/versions/${versions[1]!.id}/changes`,
+      headers: owner.headers,
+    });
+    expect(changes.json()).toMatchObject({ baseVersionId: versions[4]!.id, baseNumber: 1 });
 
     // After a rollback to the plain mirror, a re-mirror carries nothing.
     await t.app.inject({

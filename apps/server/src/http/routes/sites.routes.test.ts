@@ -368,10 +368,33 @@ describe('upkeep', () => {
       synced: 1,
     });
     await pollToEnd(t, id, pro.headers);
-    const versions = (
-      await t.app.inject({ url: `/api/domains/clone/${id}/versions`, headers: pro.headers })
-    ).json();
+    const versionsOf = async () =>
+      (
+        await t.app.inject({ url: `/api/domains/clone/${id}/versions`, headers: pro.headers })
+      ).json();
+    const versions = await versionsOf();
     expect(versions).toHaveLength(2);
+    expect(versions[0].changeDigest.unchanged).toBe(false);
+    expect(versions[0].checkedUnchangedAt).toBeNull();
+
+    // The next day's sync finds nothing changed: no new version, and the live one says when.
+    const requestsBefore = site.requests;
+    expect(
+      (await t.app.sitesService.runMaintenance(new Date(Date.now() + 50 * 3_600_000))).synced,
+    ).toBe(1);
+    const [last] = await pollToEnd(t, id, pro.headers).then((states) => states.slice(-1));
+    expect(last!.status).toBe('completed');
+    expect(site.requests).toBeGreaterThan(requestsBefore);
+    const after = await versionsOf();
+    expect(after.map((v: { id: string }) => v.id)).toEqual(
+      versions.map((v: { id: string }) => v.id),
+    );
+    expect(after[0].isLive).toBe(true);
+    expect(Date.parse(after[0].checkedUnchangedAt)).toBeGreaterThan(Date.now() - 60_000);
+    const record = (
+      await t.app.inject({ url: `/api/domains/clone/${id}`, headers: pro.headers })
+    ).json();
+    expect(record).toMatchObject({ status: 'completed', liveVersionId: versions[0].id });
     expect(
       (await t.app.sitesService.runMaintenance(new Date(Date.now() + 8 * 24 * 3_600_000))).expired,
     ).toBe(1);

@@ -33,6 +33,11 @@ export interface MirrorRunInput {
   net: NetSettings;
   /** The live version's manifest: unchanged files are revalidated, not downloaded again. */
   previousManifestHash?: string;
+  /**
+   * The mirror the live version was made from (the live version itself unless it is an edit): the
+   * change report compares the new copy with it. Default: `previousManifestHash`.
+   */
+  changesBaseManifestHash?: string;
 }
 
 /**
@@ -73,9 +78,7 @@ export async function run(
   context: SandboxContext,
 ): Promise<MirrorRunOutput> {
   const previous = input.previousManifestHash
-    ? (JSON.parse(
-        (await readBlob(context.blobs, input.previousManifestHash)).toString('utf8'),
-      ) as Manifest)
+    ? await readManifest(context, input.previousManifestHash)
     : undefined;
   let lastProgress = 0;
   let manifest: Manifest;
@@ -107,8 +110,16 @@ export async function run(
     throw err;
   }
   const manifestHash = await saveManifest(context.blobs, manifest);
-  const changes = previous ? await changeReport(previous, manifest, input.net, context) : undefined;
+  const base =
+    input.changesBaseManifestHash && input.changesBaseManifestHash !== input.previousManifestHash
+      ? await readManifest(context, input.changesBaseManifestHash).catch(() => undefined)
+      : previous;
+  const changes = base ? await changeReport(base, manifest, input.net, context) : undefined;
   return { manifestHash, ...copySummary(manifest), ...(changes ? { changes } : {}) };
+}
+
+async function readManifest(context: SandboxContext, hash: string): Promise<Manifest> {
+  return JSON.parse((await readBlob(context.blobs, hash)).toString('utf8')) as Manifest;
 }
 
 /** Pages of a run fetched once more to tell a page's own motion from a change (the first ones). */

@@ -28,6 +28,8 @@ import {
   failFollowUps,
   findFollowUp,
   findSite,
+  dropUnchangedSync,
+  findMirrorBase,
   findVersion,
   saveChangeReport,
   updateRunState,
@@ -90,7 +92,12 @@ function isDiskFull(err: unknown): boolean {
   return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
-const MirrorSitePayload = z.object({ siteId: z.string(), versionId: z.string() });
+const MirrorSitePayload = z.object({
+  siteId: z.string(),
+  versionId: z.string(),
+  /** Started by the site's sync schedule: a sync that finds nothing changed makes no version. */
+  scheduled: z.boolean().optional(),
+});
 export type MirrorSitePayload = z.infer<typeof MirrorSitePayload>;
 
 export interface MirrorSiteDeps {
@@ -201,7 +208,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         { kind: 'crashed', detail: `The job was abandoned after ${MAX_ATTEMPTS} attempts.` },
       );
     },
-    async handle({ siteId, versionId }, context) {
+    async handle({ siteId, versionId, scheduled }, context) {
       const site = await findSite(db, siteId);
       const version = site ? await findVersion(db, siteId, versionId) : undefined;
       if (!site || !version || version.status === 'completed') return;
@@ -257,6 +264,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         live?.manifest_hash && (await deps.storage.holdVersion(versionId, live.id))
           ? live.manifest_hash
           : undefined;
+      // The change report compares the new copy with the mirror the live version was made from.
+      const changesBase = previousManifestHash ? await findMirrorBase(db, live!.id) : undefined;
       const fail = (message: string, failure: MirrorFailure) =>
         failRun(siteId, versionId, message, progress, failure);
       const ended = (outcome: string, usage: SandboxUsage, reason?: string) =>
@@ -276,6 +285,9 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             renderMemoryMb: config.mirror.runMemoryMb,
             net,
             ...(previousManifestHash ? { previousManifestHash } : {}),
+            ...(changesBase?.manifestHash
+              ? { changesBaseManifestHash: changesBase.manifestHash }
+              : {}),
           },
           {
             timeoutMs: limits.maxTimeMs + runGraceMs(limits),
@@ -325,6 +337,17 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         const { message, ...failure } = output.failure;
         return fail(message, failure);
       }
+      // A scheduled sync of a site that did not change makes no version (issue 33).
+      if (scheduled && live && output.changes?.unchanged) {
+        await dropUnchangedSync(db, {
+          siteId,
+          versionId,
+          liveVersionId: live.id,
+          checkedAt: new Date().toISOString(),
+        });
+        await deps.storage.release(versionId);
+        return;
+      }
       const refused = await deps.storage.admitVersion(
         site.owner_id && plan ? { id: site.owner_id, plan } : null,
         versionId,
@@ -351,11 +374,11 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           },
           output.changes ? { change_digest: JSON.stringify(changeDigest(output.changes)) } : {},
         );
-        if (output.changes && live)
+        if (output.changes && changesBase)
           await saveChangeReport(trx, {
             versionId,
             siteId,
-            baseVersionId: live.id,
+            baseVersionId: changesBase.id,
             changes: output.changes,
           });
         await trx

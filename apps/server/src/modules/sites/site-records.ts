@@ -140,6 +140,7 @@ export function createSiteRecords(config: Config) {
       })),
       unparsed: parseList(v.unparsed),
       changeDigest: v.change_digest ? (JSON.parse(v.change_digest) as ChangeDigest) : null,
+      checkedUnchangedAt: v.checked_unchanged_at,
       instructions: v.idea
         ? [`Rewrite for: ${v.idea}`, v.instructions].filter(Boolean).join('\n')
         : v.instructions,

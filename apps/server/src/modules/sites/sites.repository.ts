@@ -222,6 +222,64 @@ export async function editsSinceMirror(db: Db, versionId: string): Promise<unkno
   return plans.flat();
 }
 
+/**
+ * The mirror a version was made from: the version itself for a mirror, else the mirror at the
+ * root of its customizations and rewrites (what a change report compares a new mirror with, so
+ * the owner's own edits never read as changes of the site).
+ */
+export async function findMirrorBase(db: Db, versionId: string) {
+  let id: string | null = versionId;
+  for (let hops = 0; id !== null && hops < 1_000; hops++) {
+    const version = await db
+      .selectFrom('site_versions')
+      .select(['id', 'kind', 'manifest_hash', 'base_version_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!version) return undefined;
+    if (version.kind === 'mirror') return { id: version.id, manifestHash: version.manifest_hash };
+    id = version.base_version_id;
+  }
+  return undefined;
+}
+
+/**
+ * A scheduled sync that found the site unchanged (issue 33): its version and the steps waiting for
+ * it go, the site is as it was, and the live version says when it was last found unchanged.
+ */
+export async function dropUnchangedSync(
+  db: Db,
+  run: { siteId: string; versionId: string; liveVersionId: string; checkedAt: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('site_versions')
+      .where('base_version_id', '=', run.versionId)
+      .where('status', '=', 'pending')
+      .execute();
+    await trx.deleteFrom('site_versions').where('id', '=', run.versionId).execute();
+    await trx
+      .updateTable('site_versions')
+      .set({ checked_unchanged_at: run.checkedAt })
+      .where('id', '=', run.liveVersionId)
+      .execute();
+    await trx
+      .updateTable('sites')
+      .set({
+        status: 'completed',
+        current_status: CLONE_STATUS_TEXTS.completed,
+        progress: 1,
+        estimated_time: 0,
+        error: null,
+        run_counts: null,
+        current_url: null,
+        current_version_id: run.liveVersionId,
+        updated_at: run.checkedAt,
+      })
+      .where('id', '=', run.siteId)
+      .execute();
+  });
+}
+
 /** The customization or rewrite waiting for this (mirror) version to complete, if any. */
 export function findFollowUp(db: Db, versionId: string) {
   return db

@@ -268,10 +268,18 @@ export function createSitesService(deps: SitesServiceDeps) {
    * Creates the version and queues its run, in that order, so a crash in between leaves a pending
    * run to retry. A follow-up step is recorded with it: the mirror job queues it when it succeeds.
    */
-  async function startRun(siteId: string, followUp?: FollowUpStep): Promise<void> {
+  async function startRun(
+    siteId: string,
+    followUp?: FollowUpStep,
+    { scheduled = false } = {},
+  ): Promise<void> {
     const versionId = randomUUID();
     await insertRun(db, siteId, versionId, followUp, new Date().toISOString());
-    await deps.jobs.enqueue(deps.mirrorJob, { siteId, versionId });
+    await deps.jobs.enqueue(deps.mirrorJob, {
+      siteId,
+      versionId,
+      ...(scheduled ? { scheduled } : {}),
+    });
   }
 
   return {
@@ -520,7 +528,9 @@ export function createSitesService(deps: SitesServiceDeps) {
         const interval = SYNC_INTERVAL[site.sync_schedule as Exclude<SyncSchedule, 'off'>];
         await setNextSync(db, site.id, new Date(now.getTime() + interval).toISOString());
         const live = await findSite(db, site.id);
-        await startRun(site.id, await carriedEdits(live?.live_version_id ?? null));
+        await startRun(site.id, await carriedEdits(live?.live_version_id ?? null), {
+          scheduled: true,
+        });
       }
       return { expired: expired.length, synced };
     },

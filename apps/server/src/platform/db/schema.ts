@@ -140,6 +140,12 @@ export interface SiteVersionsTable {
   title: NullableText;
   /** What it changed against the version it replaced: a mirror's `ChangeDigest` (JSON). */
   change_digest: NullableText;
+  /** The last scheduled sync that found the site unchanged while this version was live (no new version). */
+  checked_unchanged_at: ColumnType<
+    Timestamp | null,
+    Timestamp | null | undefined,
+    Timestamp | null
+  >;
   /** A rewrite that used up the site's one-off payment: that payment's time, given back on failure. */
   rewrite_credit: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /**

@@ -20,9 +20,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', timestampType(db), (c) => c.notNull())
     .execute();
   await db.schema.alterTable('site_versions').addColumn('change_digest', 'text').execute();
+  /** A scheduled sync that found nothing changed makes no version: the live one says when. */
+  await db.schema
+    .alterTable('site_versions')
+    .addColumn('checked_unchanged_at', timestampType(db))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('site_versions').dropColumn('checked_unchanged_at').execute();
   await db.schema.alterTable('site_versions').dropColumn('change_digest').execute();
   await db.schema.dropTable('change_reports').execute();
 }

@@ -21,7 +21,13 @@ describe('the version history says what each mirror changed (issue 33)', () => {
         siteId="s1"
         liveVersionId="v3"
         versions={[
-          makeVersion({ id: 'v3', number: 3, isLive: true, changeDigest: digest }),
+          makeVersion({
+            id: 'v3',
+            number: 3,
+            isLive: true,
+            changeDigest: digest,
+            checkedUnchangedAt: '2026-11-29T06:00:00.000Z',
+          }),
           makeVersion({
             id: 'v2',
             number: 2,
@@ -45,6 +51,10 @@ describe('the version history says what each mirror changed (issue 33)', () => {
     expect(within(third!).getByText(/Pages changed: 3/).textContent).toBe(
       'Pages changed: 3 · Pages added: 1 · Files changed: 2 — /pricing, /about, /blog/new-post, …',
     );
+    // The last sync found nothing changed: it made no version, and the live one says when.
+    expect(
+      within(third!).getByText(/^Synced again .+: nothing changed, no new version$/).textContent,
+    ).toContain('2026');
     expect(within(second!).getByText('No changes since the version before').tagName).toBe('P');
     // A first mirror has nothing to compare with.
     expect(first!.querySelector('.version-changes')).toBeNull();

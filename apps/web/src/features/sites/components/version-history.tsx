@@ -128,6 +128,13 @@ export function VersionHistory({
                     )}
                   </p>
                   {version.changeDigest && <ChangeLine digest={version.changeDigest} />}
+                  {version.checkedUnchangedAt && (
+                    <p className="version-changes">
+                      {t('site.versions.changes.syncUnchanged', {
+                        time: formatDateTime(locale, version.checkedUnchangedAt),
+                      })}
+                    </p>
+                  )}
                   {version.error && version.createdAt !== failedRunAt && (
                     <p className="version-error">{failureText(t, version)}</p>
                   )}

@@ -72,6 +72,11 @@ export const CloneRecord = z.object({
   fidelity: FidelitySummary.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * The last change a mirror of the site found (issue 33): when that version was made and its
+   * digest. Null before a re-mirror or sync found one (or when the newest found nothing).
+   */
+  lastChange: z.object({ at: z.string(), digest: ChangeDigest }).nullable().optional(),
 });
 export type CloneRecord = z.infer<typeof CloneRecord>;
 

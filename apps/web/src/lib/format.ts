@@ -7,6 +7,24 @@ export function formatDateTime(locale: string, iso: string | null | undefined): 
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
+/** How long ago `iso` was, in the reader's language: "2 hours ago", "yesterday", "3 weeks ago". */
+export function formatAgo(locale: string, iso: string, now = Date.now()): string {
+  const seconds = (Date.parse(iso) - now) / 1000;
+  if (Number.isNaN(seconds)) return '';
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['year', 365 * 86_400],
+    ['month', 30 * 86_400],
+    ['week', 7 * 86_400],
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ];
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, size] of units)
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  return format.format(0, 'minute');
+}
+
 /** A calendar day (`2025-01-31`, read as UTC) in the reader's language. */
 export function formatDate(locale: string, iso: string): string {
   const date = new Date(iso);

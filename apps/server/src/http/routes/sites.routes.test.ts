@@ -212,6 +212,14 @@ describe('mirroring as a service', { timeout: 60_000 }, () => {
     ]);
     expect(home.head).toEqual([{ field: 'title', before: 'Fixture v1', after: 'Fixture v2' }]);
     expect(report.assets.changed.map((a: { path: string }) => a.path)).toEqual(['/style.css']);
+    // The dashboard's card says when the site last changed.
+    const card = (
+      await t.app.inject({ url: `/api/domains/clone/${id}`, headers: pro.headers })
+    ).json();
+    expect(card.lastChange).toEqual({
+      at: versions[0].finishedAt,
+      digest: versions[0].changeDigest,
+    });
     const none = await t.app.inject({
       url: `/api/domains/clone/${id}/versions/${versions[1].id}/changes`,
       headers: pro.headers,

@@ -71,6 +71,13 @@ export function createSiteRecords(config: Config) {
     subdomain ? `${app.protocol}//${subdomain}.${config.sitesDomain}${port}/` : null;
   const thumbnailUrlOf = (hash: string | null) => (hash ? screenshotPath(hash) : null);
 
+  /** The change the newest report found, if it found one. */
+  function lastChangeOf(site: SiteRow): CloneRecord['lastChange'] {
+    if (!site.last_change_digest || !site.last_change_at) return null;
+    const digest = JSON.parse(site.last_change_digest) as ChangeDigest;
+    return digest.unchanged ? null : { at: site.last_change_at, digest };
+  }
+
   function toRecord(site: SiteRow): CloneRecord {
     return {
       id: site.id,
@@ -99,6 +106,7 @@ export function createSiteRecords(config: Config) {
       title: site.live_title || null,
       createdAt: site.created_at,
       updatedAt: site.updated_at,
+      lastChange: lastChangeOf(site),
     };
   }
 

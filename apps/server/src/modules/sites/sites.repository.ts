@@ -81,6 +81,23 @@ function selectSites(db: Db) {
         .select('site_versions.title')
         .whereRef('site_versions.id', '=', 'sites.live_version_id')
         .as('live_title'),
+      // The newest mirror version with a change report: what the site's last sync found.
+      eb
+        .selectFrom('site_versions')
+        .select('site_versions.change_digest')
+        .whereRef('site_versions.site_id', '=', 'sites.id')
+        .where('site_versions.change_digest', 'is not', null)
+        .orderBy('site_versions.number', 'desc')
+        .limit(1)
+        .as('last_change_digest'),
+      eb
+        .selectFrom('site_versions')
+        .select('site_versions.finished_at')
+        .whereRef('site_versions.site_id', '=', 'sites.id')
+        .where('site_versions.change_digest', 'is not', null)
+        .orderBy('site_versions.number', 'desc')
+        .limit(1)
+        .as('last_change_at'),
     ]);
 }
 

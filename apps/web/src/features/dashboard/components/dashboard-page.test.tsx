@@ -195,6 +195,57 @@ describe('dashboard', () => {
     expect(within(gamma).queryByRole('img')).toBeNull();
   });
 
+  it('says when a sync last found the site changed, and which pages (issue 33)', async () => {
+    const digest = {
+      summary: '3 pages changed: /pricing (Pro now $12), /about, /blog, …',
+      unchanged: false,
+      pagesChanged: 4,
+      pagesAdded: 0,
+      pagesRemoved: 0,
+      filesChanged: 0,
+      paths: ['/pricing', '/about', '/blog'],
+    };
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const yesterday = new Date(Date.now() - 26 * 3_600_000).toISOString();
+    serve('pro', {
+      sites: [
+        makeClone({
+          id: 'a',
+          sourceUrl: 'https://a.example/',
+          lastChange: { at: twoHoursAgo, digest },
+        }),
+        makeClone({
+          id: 'b',
+          sourceUrl: 'https://b.example/',
+          createdAt: '2024-01-01T00:00:00.000Z',
+          lastChange: {
+            at: yesterday,
+            digest: {
+              ...digest,
+              pagesChanged: 0,
+              filesChanged: 3,
+              paths: [],
+              summary: '3 files changed',
+            },
+          },
+        }),
+        makeClone({
+          id: 'c',
+          sourceUrl: 'https://c.example/',
+          createdAt: '2023-01-01T00:00:00.000Z',
+        }),
+      ],
+      domains: [],
+    });
+    const rows = await screen.findAllByTestId('site-row');
+    const change = (row: HTMLElement) => row.querySelector('.site-row-change')?.textContent;
+    expect(rows.map(change)).toEqual([
+      'Changed 2 hours ago: /pricing, /about, /blog, …',
+      'Changed yesterday: Files changed: 3',
+      undefined,
+    ]);
+  });
+
   it("names a site by its home page's title, with the host beneath", async () => {
     const titled = [
       makeClone({

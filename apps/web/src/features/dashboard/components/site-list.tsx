@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import type { CloneRecord } from '@mirror/contract';
+import type { ChangeDigest, CloneRecord } from '@mirror/contract';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
 import { paths } from '../../../config/paths';
-import { formatDateTime, siteNameOf } from '../../../lib/format';
-import { useI18n } from '../../../lib/i18n';
+import { formatAgo, formatDateTime, formatNumber, siteNameOf } from '../../../lib/format';
+import { useI18n, type TranslateVars } from '../../../lib/i18n';
 
 /** The user's mirrors, newest first: status, source, preview and manage links. */
 export function SiteList({ sites }: { sites: readonly CloneRecord[] }) {
@@ -56,6 +56,14 @@ export function SiteList({ sites }: { sites: readonly CloneRecord[] }) {
                 {' · '}
                 {t('dashboard.sites.updated', { date: formatDateTime(locale, site.updatedAt) })}
               </span>
+              {site.lastChange && (
+                <span className="site-row-change">
+                  {t('dashboard.sites.changed', {
+                    ago: formatAgo(locale, site.lastChange.at),
+                    pages: changedWhat(t, locale, site.lastChange.digest),
+                  })}
+                </span>
+              )}
             </div>
             <CloneStatusBadge status={site.status} />
             <div className="site-row-actions">
@@ -80,4 +88,18 @@ export function SiteList({ sites }: { sites: readonly CloneRecord[] }) {
       })}
     </ul>
   );
+}
+
+/** The pages a change names ("/pricing, /about, …"), or, when only files changed, how many. */
+function changedWhat(
+  t: (key: string, vars?: TranslateVars) => string,
+  locale: string,
+  digest: ChangeDigest,
+): string {
+  const pages = digest.pagesChanged + digest.pagesAdded + digest.pagesRemoved;
+  if (digest.paths.length === 0)
+    return t('site.versions.changes.filesChanged', {
+      count: formatNumber(locale, digest.filesChanged),
+    });
+  return digest.paths.join(', ') + (pages > digest.paths.length ? ', …' : '');
 }

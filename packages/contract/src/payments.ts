@@ -199,7 +199,7 @@ export const DowngradePreview = z.object({
     readOnly: z.array(SiteRef),
   }),
   /** Sites whose scheduled sync stops (the plan has none, or the site becomes read-only). */
-  syncsStopping: z.array(SiteRef.extend({ schedule: z.enum(['daily', 'weekly']) })),
+  syncsStopping: z.array(SiteRef.extend({ schedule: z.enum(['hourly', 'daily', 'weekly']) })),
   customDomains: z.object({
     count: z.number().int(),
     limit: z.number().int(),

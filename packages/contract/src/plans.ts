@@ -12,6 +12,8 @@ export interface PlanLimits {
   freeAiRewrite: boolean;
   /** Sites may be mirrored again on a daily or weekly schedule. */
   scheduledSync: boolean;
+  /** ...and every hour (issue 33: Agency syncs hourly, Pro daily at most). */
+  hourlySync: boolean;
 }
 
 export interface PlanFeature {
@@ -58,6 +60,7 @@ export const PLANS: readonly Plan[] = [
       aiInstructions: false,
       freeAiRewrite: false,
       scheduledSync: false,
+      hourlySync: false,
     },
     features: [
       { key: 'oneMirror', included: true },
@@ -85,6 +88,7 @@ export const PLANS: readonly Plan[] = [
       aiInstructions: true,
       freeAiRewrite: true,
       scheduledSync: true,
+      hourlySync: false,
     },
     features: [
       { key: 'fiveMirrors', included: true },
@@ -112,6 +116,7 @@ export const PLANS: readonly Plan[] = [
       aiInstructions: true,
       freeAiRewrite: true,
       scheduledSync: true,
+      hourlySync: true,
     },
     features: [
       { key: 'unlimitedMirrors', included: true },
@@ -156,4 +161,5 @@ export const PLAN_LIMIT_MESSAGES = {
       limit === 1 ? 'most recently created one' : `${limit} most recently created`
     } can be re-mirrored or customized: delete sites or upgrade to re-mirror or customize this one.`,
   syncNeedsPlan: 'Scheduled sync is available on Mirror Pro and Mirror Agency.',
+  syncHourlyNeedsAgency: 'Hourly sync is available on Mirror Agency.',
 } as const;

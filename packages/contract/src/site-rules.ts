@@ -208,5 +208,6 @@ export const ANALYTICS_PERIODS = ['7d', '30d', '90d'] as const;
 export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
 /** The days a parked domain's visit counts cover (today included). */
 export const PARKED_VISITS_DAYS = 30;
-export const SYNC_SCHEDULES = ['off', 'daily', 'weekly'] as const;
+/** How often a site is mirrored again by itself: paid plans, hourly on Agency only. */
+export const SYNC_SCHEDULES = ['off', 'hourly', 'daily', 'weekly'] as const;
 export type SyncSchedule = (typeof SYNC_SCHEDULES)[number];

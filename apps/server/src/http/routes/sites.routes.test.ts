@@ -412,6 +412,55 @@ describe('upkeep', () => {
   });
 });
 
+describe('sync frequency by plan (issue 33)', () => {
+  it('syncs hourly on Agency only, and slows an hourly sync to daily after a downgrade', async () => {
+    const { site, t } = await setup();
+    const pro = await signUp(t, 'pro');
+    const agency = await signUp(t, 'agency');
+    const schedule = (id: string, headers: Record<string, string>, syncSchedule: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/domains/clone/${id}`,
+        headers,
+        payload: { syncSchedule },
+      });
+    const proSite = (await clone(t, { sourceUrl: site.url }, pro.headers)).json();
+    const agencySite = (await clone(t, { sourceUrl: site.url }, agency.headers)).json();
+    await pollToEnd(t, proSite.id, pro.headers);
+    await pollToEnd(t, agencySite.id, agency.headers);
+
+    const refused = await schedule(proSite.id, pro.headers, 'hourly');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Hourly sync is available on Mirror Agency.');
+    expect((await schedule(agencySite.id, agency.headers, 'hourly')).json().syncSchedule).toBe(
+      'hourly',
+    );
+    // An hour and a bit later the hourly sync is due (the daily one would not be).
+    site.version = 2;
+    expect(
+      (await t.app.sitesService.runMaintenance(new Date(Date.now() + 61 * 60_000))).synced,
+    ).toBe(1);
+    await pollToEnd(t, agencySite.id, agency.headers);
+
+    // Moved to Pro: the next due sync runs, and the schedule is daily from then on.
+    await t.app.database.db
+      .updateTable('users')
+      .set({ plan: 'pro' })
+      .where('id', '=', agency.userId)
+      .execute();
+    const later = new Date(Date.now() + 3 * 3_600_000);
+    expect((await t.app.sitesService.runMaintenance(later)).synced).toBe(1);
+    await pollToEnd(t, agencySite.id, agency.headers);
+    const row = await t.app.database.db
+      .selectFrom('sites')
+      .select(['sync_schedule', 'next_sync_at'])
+      .where('id', '=', agencySite.id)
+      .executeTakeFirstOrThrow();
+    expect(row.sync_schedule).toBe('daily');
+    expect(Date.parse(row.next_sync_at!)).toBe(later.getTime() + 24 * 3_600_000);
+  });
+});
+
 describe('zip export', () => {
   /** The export's temporary folder goes to a TMPDIR of the test's own, restored afterwards. */
   function exportTmpdir(): string {

@@ -126,18 +126,24 @@ export async function stopDisallowedSyncs(
 
 /**
  * Whether a scheduled sync of this site may start now: its owner's plan has scheduled sync and the
- * publish gate lets the site publish. Checked by the sync loop itself, so a row left in another
- * state (an older downgrade, a write that raced one) never starts a run.
+ * publish gate lets the site publish (then: whether the plan syncs hourly). Checked by the sync
+ * loop itself, so a row left in another state (an older downgrade, a write that raced one) never
+ * starts a run, nor an hourly one on a plan that syncs daily at most.
  */
-export async function mayStartScheduledSync(db: Executor, siteId: string): Promise<boolean> {
+export async function mayStartScheduledSync(
+  db: Executor,
+  siteId: string,
+): Promise<{ hourly: boolean } | false> {
   const site = await db
     .selectFrom('sites')
     .innerJoin('users', 'users.id', 'sites.owner_id')
     .select(['sites.owner_id', 'users.plan'])
     .where('sites.id', '=', siteId)
     .executeTakeFirst();
-  if (!site?.owner_id || !getPlan(site.plan).limits.scheduledSync) return false;
-  return (await publishRefusal(db, siteId)) === null;
+  const limits = site?.owner_id ? getPlan(site.plan).limits : null;
+  if (!limits?.scheduledSync) return false;
+  if ((await publishRefusal(db, siteId)) !== null) return false;
+  return { hourly: limits.hourlySync };
 }
 
 /**

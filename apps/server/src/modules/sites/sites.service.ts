@@ -76,7 +76,11 @@ export const DEMO_RATE_LIMIT = { limit: 5, windowMs: HOUR };
 export const MIRROR_RATE_LIMIT = { limit: 30, windowMs: HOUR };
 /** Per signed-in user: static exports (each one writes the whole site to disk and zips it). */
 export const EXPORT_RATE_LIMIT = { limit: 20, windowMs: HOUR };
-const SYNC_INTERVAL: Record<Exclude<SyncSchedule, 'off'>, number> = { daily: DAY, weekly: 7 * DAY };
+const SYNC_INTERVAL: Record<Exclude<SyncSchedule, 'off'>, number> = {
+  hourly: DAY / 24,
+  daily: DAY,
+  weekly: 7 * DAY,
+};
 const RUNNING: ReadonlySet<string> = new Set(['pending', 'processing', 'completing']);
 
 export interface DemoClaim {
@@ -469,9 +473,10 @@ export function createSitesService(deps: SitesServiceDeps) {
     async setSyncSchedule(user: UserRow, id: string, schedule: SyncSchedule): Promise<CloneRecord> {
       const site = await ownedSite(user, id);
       if (schedule !== 'off') {
-        if (!getPlan(user.plan).limits.scheduledSync) {
-          throw forbidden(PLAN_LIMIT_MESSAGES.syncNeedsPlan);
-        }
+        const { limits } = getPlan(user.plan);
+        if (!limits.scheduledSync) throw forbidden(PLAN_LIMIT_MESSAGES.syncNeedsPlan);
+        if (schedule === 'hourly' && !limits.hourlySync)
+          throw forbidden(PLAN_LIMIT_MESSAGES.syncHourlyNeedsAgency);
         await assertMayPublish(db, site.id);
       }
       await setSyncSchedule(
@@ -520,12 +525,19 @@ export function createSitesService(deps: SitesServiceDeps) {
       for (const site of due) {
         // Never a sync the owner's plan does not allow (no scheduled sync, or a read-only site):
         // such a schedule is turned off instead.
-        if (!(await mayStartScheduledSync(db, site.id))) {
+        const allowed = await mayStartScheduledSync(db, site.id);
+        if (!allowed) {
           await setSyncSchedule(db, site.id, 'off', null);
           continue;
         }
+        // Hourly on a plan that syncs daily at most (a downgrade from Agency): daily from now on.
+        let schedule = site.sync_schedule as Exclude<SyncSchedule, 'off'>;
+        if (schedule === 'hourly' && !allowed.hourly) {
+          schedule = 'daily';
+          await setSyncSchedule(db, site.id, schedule, null);
+        }
         synced++;
-        const interval = SYNC_INTERVAL[site.sync_schedule as Exclude<SyncSchedule, 'off'>];
+        const interval = SYNC_INTERVAL[schedule];
         await setNextSync(db, site.id, new Date(now.getTime() + interval).toISOString());
         const live = await findSite(db, site.id);
         await startRun(site.id, await carriedEdits(live?.live_version_id ?? null), {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { SyncSchedule } from '@mirror/contract';
 
 /**
  * Column conventions, the same on SQLite and PostgreSQL (see docs/decisions/003-database.md):
@@ -90,11 +91,7 @@ export interface SitesTable {
   /** A failed run's `MirrorFailureKind` and technical detail (`error` is the English sentence). */
   error_kind: NullableText;
   error_detail: NullableText;
-  sync_schedule: ColumnType<
-    'off' | 'daily' | 'weekly',
-    'off' | 'daily' | 'weekly' | undefined,
-    'off' | 'daily' | 'weekly'
-  >;
+  sync_schedule: ColumnType<SyncSchedule, SyncSchedule | undefined, SyncSchedule>;
   next_sync_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Demo sites not claimed by then are deleted. */
   expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;

@@ -328,6 +328,28 @@ describe('site page', () => {
     expect(await screen.findByText('Sync schedule saved.')).toBeTruthy();
     expect(calls('PUT', '/domains/clone/s1')[0]?.body).toEqual({ syncSchedule: 'weekly' });
     expect(select.value).toBe('weekly');
+    // Hourly is Mirror Agency's: shown with the plan's name, not to be picked on Pro.
+    const hourly = [...select.options].find((o) => o.value === 'hourly')!;
+    expect([hourly.textContent, hourly.disabled]).toEqual(['Hourly (Mirror Agency)', true]);
+  });
+
+  it('lets Mirror Agency sync hourly', async () => {
+    await renderSite('agency', {
+      'PUT /domains/clone/s1': ({ body }) => ({
+        body: { ...site, ...(body as object) },
+      }),
+    });
+    const select = screen.getByLabelText('Automatic re-mirror') as HTMLSelectElement;
+    await waitFor(() => expect(select.disabled).toBe(false));
+    expect([...select.options].map((o) => [o.textContent, o.disabled])).toEqual([
+      ['Off', false],
+      ['Hourly', false],
+      ['Daily', false],
+      ['Weekly', false],
+    ]);
+    fireEvent.change(select, { target: { value: 'hourly' } });
+    expect(await screen.findByText('Sync schedule saved.')).toBeTruthy();
+    expect(calls('PUT', '/domains/clone/s1')[0]?.body).toEqual({ syncSchedule: 'hourly' });
   });
 
   it('downloads the zip with the session token', async () => {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { SYNC_SCHEDULES, type CloneRecord, type SyncSchedule } from '@mirror/contract';
+import { getPlan, SYNC_SCHEDULES, type CloneRecord, type SyncSchedule } from '@mirror/contract';
 import { Panel } from '../../../components/ui/panel';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -9,7 +9,10 @@ import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { updateSite } from '../../../api/sites';
 
-/** Automatic re-mirroring: paid plans only (SPEC §1); the free plan sees why and how to upgrade. */
+/**
+ * Automatic re-mirroring: paid plans only (SPEC §1), hourly on Agency only (issue 33); the free plan
+ * sees why and how to upgrade.
+ */
 export function SyncSchedulePanel({
   site,
   onSaved,
@@ -22,6 +25,7 @@ export function SyncSchedulePanel({
   const selectId = useId();
   const [saving, setSaving] = useState(false);
   const allowed = isPaidUser(user);
+  const hourly = user ? getPlan(user.plan).limits.hourlySync : false;
 
   const handleChange = async (syncSchedule: SyncSchedule) => {
     setSaving(true);
@@ -49,11 +53,19 @@ export function SyncSchedulePanel({
           aria-describedby={allowed ? undefined : `${selectId}-hint`}
           onChange={(event) => void handleChange(event.target.value as SyncSchedule)}
         >
-          {SYNC_SCHEDULES.map((schedule) => (
-            <option key={schedule} value={schedule}>
-              {t(`site.sync.options.${schedule}`)}
-            </option>
-          ))}
+          {SYNC_SCHEDULES.map((schedule) => {
+            // Hourly is Agency's: other plans see it, named with the plan, and cannot pick it.
+            const agencyOnly = schedule === 'hourly' && !hourly;
+            return (
+              <option
+                key={schedule}
+                value={schedule}
+                disabled={agencyOnly && site.syncSchedule !== 'hourly'}
+              >
+                {t(`site.sync.options.${agencyOnly ? 'hourlyAgency' : schedule}`)}
+              </option>
+            );
+          })}
         </select>
         {!allowed && (
           <p id={`${selectId}-hint`} className="field-hint">

@@ -125,6 +125,8 @@ async function readManifest(context: SandboxContext, hash: string): Promise<Mani
 /** Pages of a run fetched once more to tell a page's own motion from a change (the first ones). */
 const REFETCHES_MAX = 50;
 const REFETCH_BYTES_MAX = 5 * 1024 * 1024;
+/** All of a run's fetches once more together, however slow the origin: the run has a time limit. */
+const REFETCH_TIME_MS = 30_000;
 
 /**
  * The change report of the new copy against the live version (issue 33). It is told apart from
@@ -139,11 +141,13 @@ async function changeReport(
 ): Promise<ChangeReport | undefined> {
   const client = createHttpClient({ ...safeLookupOptions(net), timeoutMs: 10_000 });
   let refetches = 0;
+  const until = Date.now() + REFETCH_TIME_MS;
   const refetch = async (entry: ManifestEntry) => {
-    if (++refetches > REFETCHES_MAX || context.signal.aborted) return null;
+    const left = until - Date.now();
+    if (++refetches > REFETCHES_MAX || left < 1_000 || context.signal.aborted) return null;
     const response = await client.request(entry.url, {
       maxBytes: REFETCH_BYTES_MAX,
-      maxRequestMs: 15_000,
+      maxRequestMs: Math.min(15_000, left),
     });
     if (response.status !== 200) {
       await response.discard();

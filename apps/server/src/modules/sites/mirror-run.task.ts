@@ -35,7 +35,7 @@ export interface MirrorRunInput {
   previousManifestHash?: string;
   /**
    * The mirror the live version was made from (the live version itself unless it is an edit): the
-   * change report compares the new copy with it. Default: `previousManifestHash`.
+   * change report compares the new copy with it. Without it, no report.
    */
   changesBaseManifestHash?: string;
 }
@@ -110,10 +110,13 @@ export async function run(
     throw err;
   }
   const manifestHash = await saveManifest(context.blobs, manifest);
+  const baseHash = input.changesBaseManifestHash;
   const base =
-    input.changesBaseManifestHash && input.changesBaseManifestHash !== input.previousManifestHash
-      ? await readManifest(context, input.changesBaseManifestHash).catch(() => undefined)
-      : previous;
+    baseHash === undefined
+      ? undefined
+      : baseHash === input.previousManifestHash
+        ? previous
+        : await readManifest(context, baseHash).catch(() => undefined);
   const changes = base ? await changeReport(base, manifest, input.net, context) : undefined;
   return { manifestHash, ...copySummary(manifest), ...(changes ? { changes } : {}) };
 }

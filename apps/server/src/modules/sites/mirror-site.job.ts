@@ -264,8 +264,12 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         live?.manifest_hash && (await deps.storage.holdVersion(versionId, live.id))
           ? live.manifest_hash
           : undefined;
-      // The change report compares the new copy with the mirror the live version was made from.
-      const changesBase = previousManifestHash ? await findMirrorBase(db, live!.id) : undefined;
+      // The change report compares the new copy with the mirror the live version was made from
+      // (none when that mirror cannot be found: then the version has no report).
+      const mirrorBase = previousManifestHash ? await findMirrorBase(db, live!.id) : undefined;
+      const changesBase = mirrorBase?.manifestHash
+        ? { id: mirrorBase.id, manifestHash: mirrorBase.manifestHash }
+        : undefined;
       const fail = (message: string, failure: MirrorFailure) =>
         failRun(siteId, versionId, message, progress, failure);
       const ended = (outcome: string, usage: SandboxUsage, reason?: string) =>
@@ -285,9 +289,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             renderMemoryMb: config.mirror.runMemoryMb,
             net,
             ...(previousManifestHash ? { previousManifestHash } : {}),
-            ...(changesBase?.manifestHash
-              ? { changesBaseManifestHash: changesBase.manifestHash }
-              : {}),
+            ...(changesBase ? { changesBaseManifestHash: changesBase.manifestHash } : {}),
           },
           {
             timeoutMs: limits.maxTimeMs + runGraceMs(limits),
@@ -337,8 +339,9 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         const { message, ...failure } = output.failure;
         return fail(message, failure);
       }
+      const changes = changesBase ? output.changes : undefined;
       // A scheduled sync of a site that did not change makes no version (issue 33).
-      if (scheduled && live && output.changes?.unchanged) {
+      if (scheduled && live && changes?.unchanged) {
         await dropUnchangedSync(db, {
           siteId,
           versionId,
@@ -372,14 +375,14 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             finishedAt,
             title: output.title,
           },
-          output.changes ? { change_digest: JSON.stringify(changeDigest(output.changes)) } : {},
+          changes ? { change_digest: JSON.stringify(changeDigest(changes)) } : {},
         );
-        if (output.changes && changesBase)
+        if (changes && changesBase)
           await saveChangeReport(trx, {
             versionId,
             siteId,
             baseVersionId: changesBase.id,
-            changes: output.changes,
+            changes,
           });
         await trx
           .updateTable('sites')

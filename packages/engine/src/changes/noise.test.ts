@@ -29,6 +29,18 @@ describe('what a change report treats as noise', () => {
     expect(maskVolatile(a)).not.toBe(maskVolatile(b));
   });
 
+  it('reads a page-long table of numbers word by word (no rule backtracks over it)', () => {
+    // A hostile or just numeric page: 100,000 numbers in one block, then a word no rule expects.
+    const numbers = Array.from({ length: 100_000 }, (_, i) => String(i % 1000)).join(' ');
+    expect(tokenize(`${numbers} x`)).toHaveLength(100_001);
+    const grouped = '123 456 '.repeat(40_000);
+    // A counter is a number of at most five digit groups ("456 123 456 123 456 views").
+    expect(tokenize(`${grouped}views`).at(-1)).toEqual({
+      text: '456 123 456 123 456 views',
+      key: '⟨count⟩',
+    });
+  });
+
   it('compares links without tracking parameters, fragments or query order', () => {
     const base = 'https://shop.example/a/';
     const same = [

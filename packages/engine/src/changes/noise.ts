@@ -40,8 +40,11 @@ const RULES: [RegExp, string][] = [
   [new RegExp(`\\b(?:${WEEKDAYS})\\b`, 'gi'), '⟨day⟩'],
   // © 2019–2026, Copyright 2026
   [/(?:©|\(c\)|copyright)\s*(?:\d{4}\s*[-–—]\s*)?\d{4}/gi, '⟨copyright⟩'],
-  // 1,234 views · 12 people watching · Views: 1234
-  [new RegExp(`\\b\\d[\\d,.\\s]*[kKmM]?\\+?\\s*(?:${COUNTED})\\b`, 'gi'), '⟨count⟩'],
+  // 1,234 views · 12 people watching · Views: 1234 (digit groups bounded: linear on long numbers)
+  [
+    new RegExp(`\\b\\d+(?:[,. ]\\d{3}){0,4}(?:[.,]\\d+)?[kKmM]?\\+? ?(?:${COUNTED})\\b`, 'gi'),
+    '⟨count⟩',
+  ],
   [new RegExp(`\\b(?:${COUNTED})\\s*:?\\s*\\d[\\d,.]*[kKmM]?\\b`, 'gi'), '⟨count⟩'],
 ];
 
@@ -54,11 +57,15 @@ export interface Token {
 /** The words of `text`, each volatile phrase one token whose key is its placeholder. */
 export function tokenize(text: string): Token[] {
   const ranges: [number, number, string][] = [];
+  // Characters already in a phrase: a later rule's match over them is not one.
+  const taken = new Uint8Array(text.length);
   for (const [pattern, placeholder] of RULES) {
     for (const match of text.matchAll(pattern)) {
       const start = match.index;
       const end = start + match[0].length;
-      if (!ranges.some(([a, b]) => start < b && a < end)) ranges.push([start, end, placeholder]);
+      if (taken.subarray(start, end).includes(1)) continue;
+      taken.fill(1, start, end);
+      ranges.push([start, end, placeholder]);
     }
   }
   ranges.sort((x, y) => x[0] - y[0]);

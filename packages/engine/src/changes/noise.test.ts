@@ -115,6 +115,13 @@ describe('the word diff', () => {
       ['removed', 20_000],
       ['added', 20_000],
     ]);
+    // A report shows the start of a page rewritten whole, not all of it.
+    const [hunk] = hunksOf(edits, 8);
+    expect(hunk!.map((part) => [part.op, part.text.split(' ').length])).toEqual([
+      ['removed', 81],
+      ['added', 81],
+    ]);
+    expect(hunk![1]!.text.endsWith('b79 …')).toBe(true);
   });
 
   it('shows each place with a few words around it, and joins places close together', () => {

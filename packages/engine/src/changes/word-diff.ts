@@ -7,8 +7,13 @@ export interface WordEdit {
   words: string[];
 }
 
-/** Beyond this many differing words, the middle is reported as replaced whole (bounded work). */
-const MAX_EDIT_DISTANCE = 4_000;
+/**
+ * Beyond this many differing words, the middle is reported as replaced whole: the work and the
+ * trace kept to walk back (about D² / 2 numbers) stay bounded, ~2 MB at most.
+ */
+const MAX_EDIT_DISTANCE = 1_000;
+/** Words an added or removed run shows at most in a hunk (a page rewritten whole is not copied). */
+const MAX_PART_WORDS = 80;
 
 /**
  * The shortest edit script from `a` to `b` (Myers' O(ND) algorithm), tokens compared by key
@@ -65,10 +70,11 @@ function middle(a: string[], b: string[], a0: number, a1: number, b0: number, b1
   const max = Math.min(n + m, MAX_EDIT_DISTANCE);
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
+  // trace[d] holds v[offset - d … offset + d] as it was before step d (all step d reads).
   const trace: Int32Array[] = [];
   let found = -1;
   for (let d = 0; d <= max && found < 0; d++) {
-    trace.push(v.slice());
+    trace.push(v.slice(offset - d, offset + d + 1));
     for (let k = -d; k <= d; k += 2) {
       let x =
         k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
@@ -92,11 +98,12 @@ function middle(a: string[], b: string[], a0: number, a1: number, b0: number, b1
   let x = n;
   let y = m;
   for (let d = found; d > 0; d--) {
-    const vd = trace[d]!;
+    const saved = trace[d]!;
+    const at = (kk: number) => saved[kk + d]!;
     const k = x - y;
-    const down = k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!);
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
     const prevK = down ? k + 1 : k - 1;
-    const prevX = vd[offset + prevK]!;
+    const prevX = at(prevK);
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
       steps.push({ op: 'same', from: b0 + y - 1, to: b0 + y });
@@ -134,7 +141,9 @@ export function hunksOf(edits: WordEdit[], context: number): TextDiffHunk[] {
   edits.forEach((edit, i) => {
     if (edit.op !== 'same') {
       current ??= [];
-      current.push({ op: edit.op, text: edit.words.join(' ') });
+      const words = edit.words.slice(0, MAX_PART_WORDS);
+      const more = edit.words.length > MAX_PART_WORDS ? ' …' : '';
+      current.push({ op: edit.op, text: words.join(' ') + more });
       return;
     }
     const last = i === edits.length - 1;

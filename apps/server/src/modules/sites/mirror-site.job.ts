@@ -31,6 +31,8 @@ import {
   dropUnchangedSync,
   findMirrorBase,
   findVersion,
+  RUN_COMPLETED,
+  RUN_ENDED,
   saveChangeReport,
   updateRunState,
 } from './sites.repository.js';
@@ -396,15 +398,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
                   progress,
                   estimated_time: null,
                 }
-              : {
-                  status: 'completed',
-                  current_status: CLONE_STATUS_TEXTS.completed,
-                  progress: 1,
-                  estimated_time: 0,
-                }),
-            error: null,
-            run_counts: null,
-            current_url: null,
+              : RUN_COMPLETED),
+            ...RUN_ENDED,
             updated_at: finishedAt,
           })
           .where('id', '=', siteId)

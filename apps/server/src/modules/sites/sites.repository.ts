@@ -282,13 +282,8 @@ export async function dropUnchangedSync(
     await trx
       .updateTable('sites')
       .set({
-        status: 'completed',
-        current_status: CLONE_STATUS_TEXTS.completed,
-        progress: 1,
-        estimated_time: 0,
-        error: null,
-        run_counts: null,
-        current_url: null,
+        ...RUN_COMPLETED,
+        ...RUN_ENDED,
         current_version_id: run.liveVersionId,
         updated_at: run.checkedAt,
       })
@@ -296,6 +291,17 @@ export async function dropUnchangedSync(
       .execute();
   });
 }
+
+/** A site whose run completed with nothing left to do. */
+export const RUN_COMPLETED = {
+  status: 'completed',
+  current_status: CLONE_STATUS_TEXTS.completed,
+  progress: 1,
+  estimated_time: 0,
+} as const;
+
+/** What a run in progress shows of itself, cleared when it ends. */
+export const RUN_ENDED = { error: null, run_counts: null, current_url: null } as const;
 
 /** The customization or rewrite waiting for this (mirror) version to complete, if any. */
 export function findFollowUp(db: Db, versionId: string) {

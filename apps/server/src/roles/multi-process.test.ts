@@ -115,7 +115,12 @@ describe('a deployment of one api, two workers and one sites process', () => {
   it(`runs ${MIRRORS} concurrent mirrors on the workers and serves them from the sites process`, async () => {
     const registered = await request(apiPort, '/api/auth/register', {
       method: 'POST',
-      body: { name: 'Agency Owner', email: 'agency@example.com', password: 'a long password' },
+      body: {
+        name: 'Agency Owner',
+        // A retry of this test signs up again on the same database.
+        email: `agency-${Date.now()}@example.com`,
+        password: 'a long password',
+      },
     });
     expect(registered.status).toBe(201);
     const { token, user } = JSON.parse(registered.text) as { token: string; user: { id: string } };

@@ -23,7 +23,7 @@ async function setup() {
     ((await store.client.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents ?? []).map(
       (o) => o.Key,
     );
-  return { store, keys };
+  return { store, keys, bucket: s3.bucket };
 }
 
 async function* chunks(data: Buffer, size: number) {
@@ -54,6 +54,23 @@ describe('S3 blob store', () => {
     expect(a.hash).toBe(b.hash);
     expect(await keys()).toHaveLength(1);
     expect(await store.has('0'.repeat(64))).toBe(false);
+  });
+
+  it('reads a whole blob again while another writer has it half-written, and never hands on a wrong body', async () => {
+    const { store, bucket } = await setup();
+    const data = Buffer.from('<h1>Version 1</h1>'.repeat(50));
+    const { hash } = await store.put(chunks(data, 100));
+    const key = `blobs/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
+    const overwrite = (body: Buffer | string) =>
+      store.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+    // A server without atomic writes shows the object truncated while a second PUT runs.
+    await overwrite('');
+    const restored = new Promise((resolve) => setTimeout(resolve, 60)).then(() => overwrite(data));
+    expect((await readBlob(store, hash)).equals(data)).toBe(true);
+    await restored;
+    // One that stays wrong is refused, not read as a short page.
+    await overwrite(data.subarray(0, 10));
+    await expect(readBlob(store, hash)).rejects.toThrow(/do not match its hash/);
   });
 
   it('leaves nothing behind when a large body fails midway', async () => {

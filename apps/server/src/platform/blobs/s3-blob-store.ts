@@ -28,6 +28,9 @@ const MARK_WAIT_MS = 60_000;
 const MARK_STALE_MS = 5 * 60_000;
 /** Writes of one body a writer tries before it gives up (each follows a sweep's deletion). */
 const MAX_WRITES = 5;
+/** Reads of a whole blob that came back short or wrong, and the pause before the next. */
+const MAX_READS = 4;
+const READ_RETRY_MS = 50;
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -188,9 +191,42 @@ export function createS3BlobStore(options: S3BlobStoreOptions): SweepableBlobSto
       return (async function* () {
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         const stream = answer.Body as Readable | undefined;
-        if (!stream) return;
-        for await (const chunk of stream) yield chunk as Uint8Array;
+        let received = 0;
+        if (stream) {
+          for await (const chunk of stream) {
+            received += (chunk as Uint8Array).byteLength;
+            yield chunk as Uint8Array;
+          }
+        }
+        if (answer.ContentLength !== undefined && received !== answer.ContentLength) {
+          throw new Error(`blob ${hash} ended after ${received} of ${answer.ContentLength} bytes`);
+        }
       })();
+    },
+    /**
+     * The whole body, checked against its hash: a server whose writes are not atomic (s3rver,
+     * some S3-compatible stores) can answer a blob short or empty while another writer stores the
+     * same content. Such a read is tried again, never handed on.
+     */
+    async readAll(hash) {
+      for (let attempt = 1; ; attempt++) {
+        const chunks: Uint8Array[] = [];
+        let failure: unknown = null;
+        try {
+          for await (const chunk of this.read(hash)) chunks.push(chunk);
+        } catch (error) {
+          if (isNotFound(error)) throw error;
+          failure = error;
+        }
+        const body = Buffer.concat(chunks);
+        if (failure === null && createHash('sha256').update(body).digest('hex') === hash)
+          return body;
+        if (attempt >= MAX_READS)
+          throw failure instanceof Error
+            ? failure
+            : new Error(`blob ${hash} read ${body.length} bytes that do not match its hash`);
+        await sleep(READ_RETRY_MS * attempt);
+      }
     },
     async *list() {
       for await (const object of listObjects(prefix)) {

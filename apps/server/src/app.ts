@@ -1,3 +1,4 @@
+import type { WatchesService } from './modules/watches/watches.service.js';
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -58,6 +59,7 @@ declare module 'fastify' {
     domainRegistry: DomainRegistry;
     domainsService: DomainsService;
     parkingService: ParkingService;
+    watchesService: WatchesService;
     storageService: StorageService;
     metrics: Metrics;
     probes: Probes;
@@ -143,6 +145,7 @@ async function buildHttpApp(
   app.decorate('paymentsService', services.paymentsService);
   app.decorate('domainsService', services.domainsService);
   app.decorate('parkingService', services.parkingService);
+  app.decorate('watchesService', services.watchesService);
   app.decorate('storageService', services.storageService);
   app.decorateRequest('authContext', null);
   // Fastify closes its server first (in-flight requests finish), then the platform drains jobs.

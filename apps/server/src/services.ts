@@ -59,6 +59,7 @@ import { closeDataFolder } from './platform/sandbox/run-user.js';
 import { createSandbox, type Sandbox } from './platform/sandbox/sandbox.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
+import { createWatchesService, type WatchesService } from './modules/watches/watches.service.js';
 import { defineJob, type JobQueue } from './platform/jobs/job.js';
 import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
@@ -208,6 +209,7 @@ export interface Services {
   parkingService: ParkingService;
   storageService: StorageService;
   analyticsService: AnalyticsService;
+  watchesService: WatchesService;
   /**
    * Runs queued jobs, including the periodic work (site retention and syncs, billing renewals, DNS
    * checks, scheduled as jobs so that one process runs each period), in this process; `platform.close()` drains it: no new jobs, running ones get half the
@@ -344,6 +346,16 @@ export function createServices(
       afterDeletion,
     }),
   );
+  // Watches on change reports (issue 33): evaluated with each report, told by mail, webhook and feed.
+  const watchesService = createWatchesService({
+    db,
+    config,
+    mailer: platform.mailer,
+    jobs,
+    log,
+    sites: { ownedSite: (user, id) => sitesService.ownedSite(user, id) },
+  });
+  register(watchesService.deliveryJob);
   const mirrorJob = register(
     createMirrorSiteJob({
       db,
@@ -355,6 +367,7 @@ export function createServices(
       onPublished,
       onVersionReady: onMirrorReady,
       onMirrored: (copy) => metrics.mirrored(copy),
+      watches: watchesService,
       startFollowUp: async (siteId, versionId) => {
         await jobs.enqueue(customizeJob, { siteId, versionId });
       },
@@ -436,6 +449,8 @@ export function createServices(
 
   // Demo retention, claimed-site clean-up and scheduled syncs.
   periodic('site-maintenance', 10 * 60_000, () => sitesService.runMaintenance());
+  // Daily digests of watches that are due (one a day per account), and old webhook deliveries.
+  periodic('watch-digests', 15 * 60_000, () => watchesService.sendDigests());
   // Test-mode renewals are due to the minute; the tick also detaches custom domains whose grace
   // period after a downgrade is over, and forgets old webhook event ids.
   periodic('billing-maintenance', 60_000, () => paymentsService.runMaintenance());
@@ -466,6 +481,7 @@ export function createServices(
     parkingService,
     storageService,
     analyticsService,
+    watchesService,
     startBackgroundWork() {
       if (started) return;
       started = true;

@@ -20,3 +20,4 @@ export * from './payments.js';
 export * from './domain-rules.js';
 export * from './domains.js';
 export * from './changes.js';
+export * from './watches.js';

@@ -14,6 +14,10 @@ export interface PlanLimits {
   scheduledSync: boolean;
   /** ...and every hour (issue 33: Agency syncs hourly, Pro daily at most). */
   hourlySync: boolean;
+  /** Watches on change reports an account may keep (issue 33). */
+  watches: number;
+  /** Days a version's change report is kept (the version itself may be kept longer). */
+  reportRetentionDays: number;
 }
 
 export interface PlanFeature {
@@ -61,6 +65,8 @@ export const PLANS: readonly Plan[] = [
       freeAiRewrite: false,
       scheduledSync: false,
       hourlySync: false,
+      watches: 1,
+      reportRetentionDays: 30,
     },
     features: [
       { key: 'oneMirror', included: true },
@@ -89,6 +95,8 @@ export const PLANS: readonly Plan[] = [
       freeAiRewrite: true,
       scheduledSync: true,
       hourlySync: false,
+      watches: 10,
+      reportRetentionDays: 180,
     },
     features: [
       { key: 'fiveMirrors', included: true },
@@ -117,6 +125,8 @@ export const PLANS: readonly Plan[] = [
       freeAiRewrite: true,
       scheduledSync: true,
       hourlySync: true,
+      watches: 100,
+      reportRetentionDays: 730,
     },
     features: [
       { key: 'unlimitedMirrors', included: true },
@@ -162,4 +172,6 @@ export const PLAN_LIMIT_MESSAGES = {
     } can be re-mirrored or customized: delete sites or upgrade to re-mirror or customize this one.`,
   syncNeedsPlan: 'Scheduled sync is available on Mirror Pro and Mirror Agency.',
   syncHourlyNeedsAgency: 'Hourly sync is available on Mirror Agency.',
+  watchesLimit: (limit: number) =>
+    `Your plan includes ${limit === 1 ? '1 watch' : `${limit} watches`}: delete a watch or upgrade to add another.`,
 } as const;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WEBHOOK_RETRY_DELAYS_MS } from '@mirror/contract';
 import { z } from 'zod';
 
 /**
@@ -96,6 +97,11 @@ const EnvSchema = z
     REFERENCE_SCREENSHOTS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+    /** Pauses before each retry of a watch's webhook delivery, in ms, comma-separated. */
+    WEBHOOK_RETRY_DELAYS_MS: z
+      .string()
+      .regex(/^\d+(,\d+){0,9}$/, 'must be up to 10 numbers of milliseconds, comma-separated')
+      .optional(),
     S3_BUCKET: z.string().min(3).max(63).optional(),
     S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -285,6 +291,8 @@ export interface Config {
   };
   /** A running job renews its lease; when its process dies the job runs again after the lease. */
   /** Jobs run from the database table, or from BullMQ on Redis when `redisUrl` is set. */
+  /** Watches' webhook deliveries: the pause before each retry (the last one given up after). */
+  webhookRetryDelaysMs: readonly number[];
   jobs: {
     concurrency: number;
     leaseMs: number;
@@ -423,6 +431,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       fidelityMaxPages: env.FIDELITY_MAX_PAGES,
       referenceScreenshots: env.REFERENCE_SCREENSHOTS,
     },
+    webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS
+      ? env.WEBHOOK_RETRY_DELAYS_MS.split(',').map(Number)
+      : WEBHOOK_RETRY_DELAYS_MS,
     jobs: {
       concurrency: env.JOB_CONCURRENCY,
       leaseMs: env.JOB_LEASE_MS,

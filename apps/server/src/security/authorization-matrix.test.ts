@@ -51,6 +51,9 @@ interface Ids {
   screenshotFile: string;
   /** A screenshot of the live version's fidelity report. */
   fidelityShotFile: string;
+  watchId: string;
+  /** The site's change feed's token (its address is the key). */
+  feedToken: string;
   bystander: { email: string; password: string };
 }
 
@@ -108,6 +111,18 @@ const ownerOnly = (owner: number, anonymous = 401): Record<Caller, number> => ({
 const get = (url: string) => () => ({ url });
 let uniq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${++uniq}`;
+
+const WATCH = {
+  name: 'Prices',
+  scope: 'part',
+  pages: ['/'],
+  selector: 'h1',
+  textFallback: null,
+  keywords: [],
+  minWords: 0,
+  email: 'off',
+  webhookUrl: null,
+};
 
 const ROWS: Row[] = [
   // System, docs and the web app.
@@ -311,6 +326,49 @@ const ROWS: Row[] = [
     request: (i) => ({
       url: `/api/domains/clone/${i.siteId}/versions/${i.liveVersionId}/changes`,
     }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/watches',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/watches` }),
+  },
+  {
+    route: 'POST /api/domains/clone/:id/watches',
+    access: 'owner',
+    expect: ownerOnly(201),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/watches`,
+      payload: { ...WATCH, name: unique('watch-') },
+    }),
+  },
+  {
+    route: 'PUT /api/domains/clone/:id/watches/:watchId',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/watches/${i.watchId}`,
+      payload: { ...WATCH, name: 'Prices', minWords: 3 },
+    }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/webhook-deliveries',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/webhook-deliveries` }),
+  },
+  {
+    // For feed readers: the token in the address is the key, whoever holds it.
+    route: 'GET /api/domains/clone/:id/changes.atom',
+    access: 'public',
+    expect: publicTo(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/changes.atom?token=${i.feedToken}` }),
+  },
+  {
+    route: 'DELETE /api/domains/clone/:id/watches/:watchId',
+    access: 'owner',
+    expect: ownerOnly(204),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/watches/${i.watchId}` }),
   },
   {
     route: 'GET /api/domains/clone/:id/export.zip',
@@ -894,6 +952,13 @@ beforeAll(async () => {
       created_at: new Date().toISOString(),
     })
     .execute();
+
+  // A watch on it, and its change feed.
+  const watch = await owner('POST', `/api/domains/clone/${ids.siteId}/watches`, WATCH);
+  expect(watch.statusCode).toBe(201);
+  ids.watchId = watch.json().id;
+  const watches = await ownerGet(`/api/domains/clone/${ids.siteId}/watches`);
+  ids.feedToken = new URL((watches.body as { feedUrl: string }).feedUrl).searchParams.get('token')!;
 
   // A custom domain on it and a parked domain.
   ids.customDomain = 'shop.owner-shop.test';

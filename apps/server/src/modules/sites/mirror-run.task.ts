@@ -4,7 +4,7 @@
  * with the manifest's hash and a summary. The job that started it decides what the run means for
  * the site.
  */
-import type { ChangeReport, MirrorLimits } from '@mirror/contract';
+import type { ChangeReport, MirrorLimits, WatchHit, WatchRule } from '@mirror/contract';
 import {
   compareVersions,
   createHttpClient,
@@ -21,6 +21,7 @@ import {
 } from '@mirror/engine';
 import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
 import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
+import { findWatchHits } from '../watches/watch-hits.js';
 import { saveManifest } from './manifests.js';
 
 export interface MirrorRunInput {
@@ -38,6 +39,8 @@ export interface MirrorRunInput {
    * change report compares the new copy with it. Without it, no report.
    */
   changesBaseManifestHash?: string;
+  /** The site's watches, met or not by the change report (issue 33). */
+  watches?: WatchRule[];
 }
 
 /**
@@ -61,6 +64,8 @@ export interface MirrorRunCopy {
   bytes: number;
   /** What changed against the live version it was run from (absent for a first mirror). */
   changes?: ChangeReport;
+  /** The watches the report met, with why. */
+  watchHits?: WatchHit[];
 }
 
 /** The engine's verdicts answered as a failure (a storage failure or a cancel is thrown). */
@@ -118,7 +123,16 @@ export async function run(
         ? previous
         : await readManifest(context, baseHash).catch(() => undefined);
   const changes = base ? await changeReport(base, manifest, input.net, context) : undefined;
-  return { manifestHash, ...copySummary(manifest), ...(changes ? { changes } : {}) };
+  const watchHits =
+    base && changes && !changes.unchanged && input.watches?.length
+      ? await watchHitsOf(base, manifest, changes, input.watches, context)
+      : undefined;
+  return {
+    manifestHash,
+    ...copySummary(manifest),
+    ...(changes ? { changes } : {}),
+    ...(watchHits ? { watchHits } : {}),
+  };
 }
 
 async function readManifest(context: SandboxContext, hash: string): Promise<Manifest> {
@@ -168,6 +182,23 @@ async function changeReport(
     return undefined;
   } finally {
     await client.close();
+  }
+}
+
+/** The watches a report met; a page that cannot be read leaves the hits out, not the copy. */
+async function watchHitsOf(
+  previous: Manifest,
+  manifest: Manifest,
+  changes: ChangeReport,
+  watches: WatchRule[],
+  context: SandboxContext,
+): Promise<WatchHit[] | undefined> {
+  const read = (hash: string) => readBlob(context.blobs, hash);
+  try {
+    return await findWatchHits({ manifest: previous, read }, { manifest, read }, changes, watches);
+  } catch (err) {
+    context.log('warn', 'the watches could not be evaluated', { error: String(err) });
+    return undefined;
   }
 }
 

@@ -8,6 +8,8 @@ import {
   type MirrorLimits,
   type PlanId,
   type RunCounts,
+  type WatchHit,
+  type WatchRule,
 } from '@mirror/contract';
 import type { MirrorFailure, ProgressEvent } from '@mirror/engine';
 import { z } from 'zod';
@@ -128,6 +130,11 @@ export interface MirrorSiteDeps {
   startFollowUp?(siteId: string, versionId: string): Promise<void>;
   /** A run stored a copy (metrics: pages and bytes mirrored). */
   onMirrored?(copy: { pages: number; bytes: number }): void;
+  /** The site's watches: evaluated with the change report, told when a published version meets them. */
+  watches?: {
+    rulesOf(siteId: string): Promise<WatchRule[]>;
+    notify(siteId: string, versionId: string, summary: string, hits: WatchHit[]): Promise<void>;
+  };
 }
 
 /** What the run is doing, as the API reports it (SPEC §4 texts). */
@@ -272,6 +279,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       const changesBase = mirrorBase?.manifestHash
         ? { id: mirrorBase.id, manifestHash: mirrorBase.manifestHash }
         : undefined;
+      const watches = changesBase && deps.watches ? await deps.watches.rulesOf(siteId) : [];
       const fail = (message: string, failure: MirrorFailure) =>
         failRun(siteId, versionId, message, progress, failure);
       const ended = (outcome: string, usage: SandboxUsage, reason?: string) =>
@@ -292,6 +300,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             net,
             ...(previousManifestHash ? { previousManifestHash } : {}),
             ...(changesBase ? { changesBaseManifestHash: changesBase.manifestHash } : {}),
+            ...(watches.length > 0 ? { watches } : {}),
           },
           {
             timeoutMs: limits.maxTimeMs + runGraceMs(limits),
@@ -411,6 +420,13 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
       deps.onPublished(siteId);
       await deps.pruneVersions?.(siteId);
       deps.onMirrored?.({ pages: output.pages, bytes: output.bytes });
+      // The version is live: a notification that fails is logged, the copy stays.
+      if (changes && output.watchHits?.length)
+        await deps.watches
+          ?.notify(siteId, versionId, changes.summary, output.watchHits)
+          .catch((err: unknown) =>
+            context.log.warn({ err, siteId, versionId }, 'watch notifications failed'),
+          );
       await deps.onVersionReady?.(siteId, versionId);
       if (followUp) await deps.startFollowUp!(siteId, followUp.id);
     },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CLONE_STATUS_TEXTS,
   CUSTOMIZE_STATUS_TEXTS,
+  PLANS,
   type ChangeReport,
   type EditOp,
   type SyncSchedule,
@@ -620,4 +621,22 @@ export async function findChangeReport(db: Db, siteId: string, versionId: string
     .where('change_reports.version_id', '=', versionId)
     .executeTakeFirst();
   return row;
+}
+
+/** Deletes change reports older than their site owner's plan keeps them (`reportRetentionDays`). */
+export async function deleteChangeReportsPastRetention(db: Db, now: Date): Promise<void> {
+  for (const plan of PLANS) {
+    const before = new Date(now.getTime() - plan.limits.reportRetentionDays * 86_400_000);
+    await db
+      .deleteFrom('change_reports')
+      .where('created_at', '<', before.toISOString())
+      .where('site_id', 'in', (eb) =>
+        eb
+          .selectFrom('sites')
+          .innerJoin('users', 'users.id', 'sites.owner_id')
+          .select('sites.id')
+          .where('users.plan', '=', plan.id),
+      )
+      .execute();
+  }
 }

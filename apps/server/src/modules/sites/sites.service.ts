@@ -61,6 +61,7 @@ import {
   setSubdomain,
   setSyncSchedule,
   setVersionTitle,
+  deleteChangeReportsPastRetention,
   findChangeReport,
   listVersions,
   type RunStep,
@@ -520,6 +521,8 @@ export function createSitesService(deps: SitesServiceDeps) {
       if (deps.pruneVersions) {
         for (const siteId of await sitesOverVersionLimit(db)) await deps.pruneVersions(siteId);
       }
+      // Change reports past the owner's plan's retention (the version keeps its one-line digest).
+      await deleteChangeReportsPastRetention(db, now);
       const due = await findDueSyncs(db, now.toISOString(), [...RUNNING] as SiteRow['status'][]);
       let synced = 0;
       for (const site of due) {

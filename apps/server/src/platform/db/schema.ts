@@ -168,6 +168,58 @@ export interface VersionBlobsTable {
 export type FidelityState = 'queued' | 'running' | 'completed' | 'failed';
 
 /** What a new mirror version changed against the version it replaced (issue 33). */
+export interface WatchesTable {
+  id: string;
+  site_id: string;
+  owner_id: string;
+  name: string;
+  scope: string;
+  /** Paths, JSON. */
+  pages: string;
+  selector: string | null;
+  text_fallback: string | null;
+  /** `KeywordRule[]`, JSON. */
+  keywords: string;
+  min_words: number;
+  email: string;
+  webhook_url: string | null;
+  webhook_secret: string;
+  created_at: Timestamp;
+  last_hit_at: Timestamp | null;
+}
+
+export interface WatchHitsTable {
+  id: string;
+  watch_id: string;
+  site_id: string;
+  version_id: string;
+  /** `WatchReason[]`, JSON. */
+  reasons: string;
+  created_at: Timestamp;
+  mailed_at: Timestamp | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  watch_id: string;
+  site_id: string;
+  version_id: string;
+  url: string;
+  body: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+  next_attempt_at: Timestamp | null;
+}
+
+export interface ChangeFeedsTable {
+  site_id: string;
+  token: string;
+}
+
 export interface ChangeReportsTable {
   version_id: string;
   site_id: string;
@@ -555,6 +607,10 @@ export interface Database {
   version_blobs: VersionBlobsTable;
   fidelity_reports: FidelityReportsTable;
   change_reports: ChangeReportsTable;
+  watches: WatchesTable;
+  change_feeds: ChangeFeedsTable;
+  watch_hits: WatchHitsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   fidelity_blobs: FidelityBlobsTable;
   rewrite_payments: RewritePaymentsTable;
   blob_holds: BlobHoldsTable;

@@ -1,0 +1,344 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import {
+  getPlan,
+  PLAN_LIMIT_MESSAGES,
+  type Watch,
+  type WatchHit,
+  type WatchInput,
+  type WatchList,
+  type WatchRule,
+  type WatchWebhookBody,
+  type WebhookDeliveryList,
+} from '@mirror/contract';
+import { assertPublicUrl, createHttpClient, RefusedAddressError } from '@mirror/engine';
+import { escapeUTF8 } from 'entities';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config/env.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
+import type { Db } from '../../platform/db/database.js';
+import type { UserRow } from '../../platform/db/schema.js';
+import { defineJob, type JobDefinition, type JobQueue } from '../../platform/jobs/job.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import type { SitesService } from '../sites/sites.service.js';
+import { buildDigestEmail, buildHitEmail, describeReason } from './watch-messages.js';
+import { selectorProblem } from './watch-hits.js';
+import {
+  countOwnedWatches,
+  deleteDeliveriesBefore,
+  deleteWatch,
+  feedTokenOf,
+  findDelivery,
+  findUserContact,
+  insertDelivery,
+  insertHits,
+  insertWatch,
+  listDeliveries,
+  listWatches,
+  markMailed,
+  notificationContext,
+  ownersOwedDigests,
+  recentHitsOf,
+  recordAttempt,
+  siteNames,
+  siteOfFeedToken,
+  unmailedHitsOf,
+  updateWatch,
+  watchRulesOf,
+} from './watches.repository.js';
+
+export const WATCH_MESSAGES = {
+  notFound: 'Watch not found',
+  webhookPrivate: 'A webhook address must be on the public internet.',
+  feedNotFound: 'Feed not found',
+} as const;
+
+/** A daily digest goes at most this often to one account. */
+const DIGEST_EVERY_MS = 24 * 3_600_000;
+/** Deliveries listed, and how long they are kept. */
+const DELIVERIES_LISTED = 50;
+const DELIVERIES_KEPT_MS = 30 * 24 * 3_600_000;
+/** Feed entries. */
+const FEED_ENTRIES = 50;
+/** A receiver has this long to answer a delivery. */
+const WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface WatchesServiceDeps {
+  db: Db;
+  config: Pick<Config, 'appUrl' | 'webhookRetryDelaysMs'> & {
+    mirror: Pick<Config['mirror'], 'allowPrivateNetworks'>;
+  };
+  mailer: Mailer;
+  jobs: JobQueue;
+  log: FastifyBaseLogger;
+  sites: Pick<SitesService, 'ownedSite'>;
+}
+
+export type WatchesService = ReturnType<typeof createWatchesService>;
+
+const DeliveryPayload = z.object({ deliveryId: z.string() });
+
+export function createWatchesService(deps: WatchesServiceDeps) {
+  const { db, config, log } = deps;
+  const delays = config.webhookRetryDelaysMs;
+  const reportUrl = (siteId: string, versionId: string) =>
+    `${config.appUrl}/dashboard/site/${siteId}/changes/${versionId}`;
+
+  async function checkInput(input: WatchInput): Promise<void> {
+    if (input.scope === 'part' && input.selector) {
+      const problem = selectorProblem(input.selector);
+      if (problem) throw badRequest(problem);
+    }
+    if (input.webhookUrl && !config.mirror.allowPrivateNetworks) {
+      try {
+        await assertPublicUrl(new URL(input.webhookUrl));
+      } catch (err) {
+        if (err instanceof RefusedAddressError) throw badRequest(WATCH_MESSAGES.webhookPrivate);
+        // A name that does not resolve now may later: the delivery reports it.
+      }
+    }
+  }
+
+  async function ownedWatch(user: UserRow, siteId: string, id: string) {
+    await deps.sites.ownedSite(user, siteId);
+    const watches = await listWatches(db, siteId);
+    const watch = watches.find((w) => w.id === id);
+    if (!watch) throw notFound(WATCH_MESSAGES.notFound);
+    return watch;
+  }
+
+  /** Sends one delivery; answers whether it is over (delivered, or given up). */
+  async function deliver(deliveryId: string): Promise<void> {
+    const row = await findDelivery(db, deliveryId);
+    if (!row || row.status !== 'pending') return;
+    const attempts = row.attempts + 1;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', row.webhook_secret)
+      .update(`${timestamp}.${row.body}`)
+      .digest('hex');
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    const client = createHttpClient({
+      allowPrivateNetworks: config.mirror.allowPrivateNetworks,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+    });
+    try {
+      const response = await client.request(row.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'mirror-signature': `t=${timestamp},v1=${signature}`,
+          'mirror-delivery': row.id,
+        },
+        body: row.body,
+        followRedirects: false,
+        maxBytes: 64 * 1024,
+        maxRequestMs: WEBHOOK_TIMEOUT_MS,
+      });
+      statusCode = response.status;
+      await response.discard();
+      if (statusCode < 200 || statusCode >= 300) error = `The receiver answered ${statusCode}.`;
+    } catch (err) {
+      error =
+        err instanceof RefusedAddressError
+          ? WATCH_MESSAGES.webhookPrivate
+          : `The receiver could not be reached: ${err instanceof Error ? err.message : String(err)}`;
+    } finally {
+      await client.close();
+    }
+    if (error === null) {
+      await recordAttempt(db, row.id, {
+        attempts,
+        status: 'delivered',
+        statusCode,
+        error: null,
+        nextAttemptAt: null,
+      });
+      return;
+    }
+    const delay = delays[attempts - 1];
+    const next = delay === undefined ? null : new Date(Date.now() + delay);
+    await recordAttempt(db, row.id, {
+      attempts,
+      status: next ? 'pending' : 'failed',
+      statusCode,
+      error,
+      nextAttemptAt: next?.toISOString() ?? null,
+    });
+    if (next) await deps.jobs.enqueue(deliveryJob, { deliveryId: row.id }, { runAt: next });
+  }
+
+  /** One try of a webhook delivery; the next try is queued by the one before (its status shows). */
+  const deliveryJob: JobDefinition<{ deliveryId: string }> = defineJob({
+    name: 'webhook-delivery',
+    payload: DeliveryPayload,
+    maxAttempts: 3,
+    backoffMs: 30_000,
+    handle: async ({ deliveryId }) => deliver(deliveryId),
+  });
+
+  return {
+    deliveryJob,
+
+    async list(user: UserRow, siteId: string): Promise<WatchList> {
+      await deps.sites.ownedSite(user, siteId);
+      return {
+        watches: await listWatches(db, siteId),
+        limit: getPlan(user.plan).limits.watches,
+        used: await countOwnedWatches(db, user.id),
+        feedUrl: `${config.appUrl}/api/domains/clone/${siteId}/changes.atom?token=${await feedTokenOf(db, siteId)}`,
+      };
+    },
+
+    async create(user: UserRow, siteId: string, input: WatchInput): Promise<Watch> {
+      await deps.sites.ownedSite(user, siteId);
+      const limit = getPlan(user.plan).limits.watches;
+      if ((await countOwnedWatches(db, user.id)) >= limit)
+        throw forbidden(PLAN_LIMIT_MESSAGES.watchesLimit(limit));
+      await checkInput(input);
+      return insertWatch(db, siteId, user.id, input);
+    },
+
+    async update(user: UserRow, siteId: string, id: string, input: WatchInput): Promise<Watch> {
+      await ownedWatch(user, siteId, id);
+      await checkInput(input);
+      const watch = await updateWatch(db, siteId, id, input);
+      if (!watch) throw notFound(WATCH_MESSAGES.notFound);
+      return watch;
+    },
+
+    async remove(user: UserRow, siteId: string, id: string): Promise<void> {
+      await ownedWatch(user, siteId, id);
+      await deleteWatch(db, siteId, id);
+    },
+
+    async deliveries(user: UserRow, siteId: string): Promise<WebhookDeliveryList> {
+      await deps.sites.ownedSite(user, siteId);
+      return { deliveries: await listDeliveries(db, siteId, DELIVERIES_LISTED) };
+    },
+
+    /** The rules a mirror run of the site evaluates. */
+    rulesOf(siteId: string): Promise<WatchRule[]> {
+      return watchRulesOf(db, siteId);
+    },
+
+    /**
+     * A new version met these watches: the hits are kept, mailed now (watches that mail each
+     * change) and sent to webhooks. A mail that fails is logged; the hit stays in the feed.
+     */
+    async notify(
+      siteId: string,
+      versionId: string,
+      summary: string,
+      hits: WatchHit[],
+    ): Promise<void> {
+      if (hits.length === 0) return;
+      const records = await insertHits(db, siteId, versionId, hits);
+      const context = await notificationContext(db, siteId, versionId);
+      if (!context) return;
+      for (const record of records) {
+        const { watch } = record;
+        const url = reportUrl(siteId, versionId);
+        if (watch.email === 'each') {
+          await deps.mailer
+            .send(
+              buildHitEmail(context.owner, {
+                siteName: context.siteName,
+                watchName: watch.name,
+                versionNumber: context.versionNumber,
+                summary,
+                reasons: record.reasons,
+                reportUrl: url,
+              }),
+            )
+            .catch((err: unknown) => log.warn({ err, watchId: watch.id }, 'watch mail not sent'));
+        }
+        if (watch.webhookUrl) {
+          const id = randomUUID();
+          const body: WatchWebhookBody = {
+            type: 'site.changed',
+            deliveryId: id,
+            site: { id: siteId, name: context.siteName },
+            watch: { id: watch.id, name: watch.name },
+            version: { id: versionId, number: context.versionNumber },
+            summary,
+            reasons: record.reasons,
+            reportUrl: url,
+            createdAt: new Date().toISOString(),
+          };
+          await insertDelivery(
+            db,
+            { id, watchId: watch.id, siteId, versionId, url: watch.webhookUrl },
+            JSON.stringify(body),
+          );
+          await deps.jobs.enqueue(deliveryJob, { deliveryId: id });
+        }
+      }
+    },
+
+    /** The daily digests that are due (one a day per account at most), and old deliveries. */
+    async sendDigests(now = new Date()): Promise<number> {
+      let sent = 0;
+      for (const { ownerId, lastMailedAt } of await ownersOwedDigests(db)) {
+        if (lastMailedAt && now.getTime() - Date.parse(lastMailedAt) < DIGEST_EVERY_MS) continue;
+        const hits = await unmailedHitsOf(db, ownerId);
+        const owner = await findUserContact(db, ownerId);
+        if (!owner || hits.length === 0) continue;
+        const names = await siteNames(db, [...new Set(hits.map((h) => h.siteId))]);
+        await deps.mailer.send(
+          buildDigestEmail(
+            owner,
+            hits.map((h) => ({
+              siteName: names.get(h.siteId) ?? h.siteId,
+              watchName: h.watchName,
+              reasons: h.reasons,
+              reportUrl: reportUrl(h.siteId, h.versionId),
+            })),
+          ),
+        );
+        await markMailed(
+          db,
+          hits.map((h) => h.id),
+          now.toISOString(),
+        );
+        sent++;
+      }
+      await deleteDeliveriesBefore(db, new Date(now.getTime() - DELIVERIES_KEPT_MS).toISOString());
+      return sent;
+    },
+
+    /** The site's Atom feed: the versions that met its watches, newest first. */
+    async feed(siteId: string, token: string): Promise<string> {
+      const owner = await siteOfFeedToken(db, token);
+      if (owner !== siteId) throw notFound(WATCH_MESSAGES.feedNotFound);
+      const hits = await recentHitsOf(db, siteId, FEED_ENTRIES);
+      const names = await siteNames(db, [siteId]);
+      const siteName = names.get(siteId) ?? siteId;
+      const selfUrl = `${config.appUrl}/api/domains/clone/${siteId}/changes.atom`;
+      const updated = hits[0]?.createdAt ?? new Date(0).toISOString();
+      const x = escapeUTF8;
+      const entries = hits.map((hit) => {
+        const url = reportUrl(siteId, hit.versionId);
+        const lines = hit.reasons.map(describeReason);
+        return `  <entry>
+    <id>urn:uuid:${hit.id}</id>
+    <title>${x(`${hit.watchName}: ${lines[0] ?? 'changed'}`)}</title>
+    <updated>${x(hit.createdAt)}</updated>
+    <link rel="alternate" type="text/html" href="${x(url)}"/>
+    <summary type="text">${x(lines.join('\n'))}</summary>
+  </entry>`;
+      });
+      return `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <id>urn:mirror:site:${x(siteId)}:changes</id>
+  <title>${x(`${siteName}: changes`)}</title>
+  <updated>${x(updated)}</updated>
+  <link rel="self" type="application/atom+xml" href="${x(selfUrl)}"/>
+  <link rel="alternate" type="text/html" href="${x(`${config.appUrl}/dashboard/site/${siteId}`)}"/>
+  <author><name>Mirror</name></author>
+${entries.join('\n')}
+</feed>
+`;
+    },
+  };
+}

@@ -30,6 +30,13 @@ export const queryKeys = {
     versions: (id: string) => [...queryKeys.sites.detail(id), 'versions'] as const,
     analytics: (id: string, period: AnalyticsPeriod) =>
       [...queryKeys.sites.detail(id), 'analytics', period] as const,
+    /** Issue 33: the site's watches (with the plan's count and the feed), and their deliveries. */
+    watches: (id: string) => [...queryKeys.sites.detail(id), 'watches'] as const,
+    webhookDeliveries: (id: string) =>
+      [...queryKeys.sites.detail(id), 'webhook-deliveries'] as const,
+    /** A version's change report against the version it replaced. */
+    changes: (id: string, versionId: string) =>
+      [...queryKeys.sites.detail(id), 'changes', versionId] as const,
   },
   billing: {
     all: ['billing'] as const,

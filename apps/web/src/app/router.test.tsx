@@ -52,15 +52,19 @@ afterAll(async () => {
 });
 
 describe('routes', () => {
-  it.each(['/dashboard', '/dashboard/site/abc', '/billing', '/profile', '/settings'])(
-    'sends a logged-out visit of %s to /?login=true with the login dialog open',
-    async (route) => {
-      renderApp(route);
-      await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/?login=true'));
-      const dialog = await screen.findByRole('dialog', { name: 'Log in to Mirror' });
-      expect(dialog.getAttribute('aria-modal')).toBe('true');
-    },
-  );
+  it.each([
+    '/dashboard',
+    '/dashboard/site/abc',
+    '/dashboard/site/abc/changes/v1',
+    '/billing',
+    '/profile',
+    '/settings',
+  ])('sends a logged-out visit of %s to /?login=true with the login dialog open', async (route) => {
+    renderApp(route);
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/?login=true'));
+    const dialog = await screen.findByRole('dialog', { name: 'Log in to Mirror' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+  });
 
   it('lets a visitor with a token see the dashboard page', async () => {
     window.localStorage.setItem(STORAGE_KEYS.token, 'token-1');

@@ -11,6 +11,10 @@ const DashboardPage = lazyScreen(
   'DashboardPage',
 );
 const SitePage = lazyScreen(() => import('../features/sites/components/site-page'), 'SitePage');
+const ChangeReportPage = lazyScreen(
+  () => import('../features/sites/components/change-report-page'),
+  'ChangeReportPage',
+);
 const DomainPage = lazyScreen(
   () => import('../features/domains/components/domain-page'),
   'DomainPage',
@@ -57,6 +61,7 @@ export function createRoutes(): RouteObject[] {
           children: [
             { path: paths.dashboard.path, element: <DashboardPage /> },
             { path: paths.site.path, element: <SitePage /> },
+            { path: paths.siteChanges.path, element: <ChangeReportPage /> },
             { path: paths.domain.path, element: <DomainPage /> },
             { path: paths.billing.path, element: <BillingPage /> },
             { path: paths.profile.path, element: <ProfilePage /> },

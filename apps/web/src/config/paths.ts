@@ -5,6 +5,11 @@ export const paths = {
   localeHome: { path: '/:lang', getHref: (lang: string) => `/${lang}` },
   dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
   site: { path: '/dashboard/site/:id', getHref: (id: string) => `/dashboard/site/${id}` },
+  /** A version's change report (issue 33). */
+  siteChanges: {
+    path: '/dashboard/site/:id/changes/:versionId',
+    getHref: (id: string, versionId: string) => `/dashboard/site/${id}/changes/${versionId}`,
+  },
   domain: { path: '/dashboard/domain/:id', getHref: (id: string) => `/dashboard/domain/${id}` },
   parkDomain: { path: '/park-domain', getHref: () => '/park-domain' },
   billing: { path: '/billing', getHref: () => '/billing' },

@@ -38,6 +38,7 @@ import { SiteDraftReview } from './site-draft-review';
 import { SiteSection, useSiteSections } from './site-sections';
 import { SyncSchedulePanel } from './sync-schedule-panel';
 import { VersionHistory } from './version-history';
+import { WatchesPanel } from './watches-panel';
 import './site-page.css';
 
 export function SitePage() {
@@ -327,6 +328,9 @@ function SiteView({
             error={siteState.versionsError}
             onPublished={onPublished}
           />
+        </SiteSection>
+        <SiteSection id="watches" sections={sections}>
+          <WatchesPanel siteId={site.id} />
         </SiteSection>
         <SiteSection id="domains" sections={sections}>
           <CustomDomainsPanel site={site} />

@@ -84,6 +84,7 @@ const SECTION_TITLES = [
   'Fidelity',
   'AI customization',
   'Version history',
+  'Watches',
   'Custom domains',
   'Visits',
   'Sync schedule',
@@ -171,7 +172,7 @@ describe('the site page on a phone (issue 31)', () => {
     fireEvent.click(toggle('Live preview'));
     await waitFor(() =>
       expect(location()).toBe(
-        '/dashboard/site/s1?open=fidelity,edits,versions,domains,analytics,settings',
+        '/dashboard/site/s1?open=fidelity,edits,versions,watches,domains,analytics,settings',
       ),
     );
     const body = document.getElementById(toggle('Live preview').getAttribute('aria-controls')!)!;

@@ -8,6 +8,7 @@ export const SITE_SECTIONS = [
   'fidelity',
   'edits',
   'versions',
+  'watches',
   'domains',
   'analytics',
   'settings',

@@ -49,8 +49,15 @@ describe('the version history says what each mirror changed (issue 33)', () => {
     );
     const [third, second, first] = screen.getAllByTestId('version-row');
     expect(within(third!).getByText(/Pages changed: 3/).textContent).toBe(
-      'Pages changed: 3 · Pages added: 1 · Files changed: 2 — /pricing, /about, /blog/new-post, …',
+      'Pages changed: 3 · Pages added: 1 · Files changed: 2 — /pricing, /about, /blog/new-post, … View report',
     );
+    // The whole report is a link away; a version that changed nothing has none to show.
+    expect(
+      within(third!)
+        .getByRole('link', { name: 'View the change report of version 3' })
+        .getAttribute('href'),
+    ).toBe('/dashboard/site/s1/changes/v3');
+    expect(within(second!).queryByRole('link', { name: /change report/ })).toBeNull();
     // The last sync found nothing changed: it made no version, and the live one says when.
     expect(
       within(third!).getByText(/^Synced again .+: nothing changed, no new version$/).textContent,

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { ChangeDigest, CloneRecord } from '@mirror/contract';
 import { CloneStatusBadge } from '../../../components/mirror/clone-status-badge';
 import { failureText } from '../../../components/mirror/failure-message';
 import { Panel } from '../../../components/ui/panel';
+import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { isRunningStatus } from '../../../lib/clone-status';
 import { fidelityScoreText } from '../../../lib/fidelity';
@@ -127,7 +129,15 @@ export function VersionHistory({
                       </>
                     )}
                   </p>
-                  {version.changeDigest && <ChangeLine digest={version.changeDigest} />}
+                  {version.changeDigest && (
+                    <ChangeLine
+                      digest={version.changeDigest}
+                      reportHref={paths.siteChanges.getHref(siteId, version.id)}
+                      reportLabel={t('site.versions.changes.reportLabel', {
+                        number: version.number,
+                      })}
+                    />
+                  )}
                   {version.checkedUnchangedAt && (
                     <p className="version-changes">
                       {t('site.versions.changes.syncUnchanged', {
@@ -182,9 +192,17 @@ export function VersionHistory({
 
 /**
  * What a mirror version changed against the one before it (issue 33), in the app's language: the
- * counts, then the first pages it names.
+ * counts, then the first pages it names, and a link to the whole report.
  */
-function ChangeLine({ digest }: { digest: ChangeDigest }) {
+function ChangeLine({
+  digest,
+  reportHref,
+  reportLabel,
+}: {
+  digest: ChangeDigest;
+  reportHref: string;
+  reportLabel: string;
+}) {
   const { t, locale } = useI18n();
   if (digest.unchanged)
     return <p className="version-changes">{t('site.versions.changes.noChanges')}</p>;
@@ -211,7 +229,10 @@ function ChangeLine({ digest }: { digest: ChangeDigest }) {
           <bdi className="version-change-path">{path}</bdi>
         </span>
       ))}
-      {named > digest.paths.length && ', …'}
+      {named > digest.paths.length && ', …'}{' '}
+      <Link className="version-report-link" to={reportHref} aria-label={reportLabel}>
+        {t('site.versions.changes.viewReport')}
+      </Link>
     </p>
   );
 }

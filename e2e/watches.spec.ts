@@ -1,0 +1,116 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { newAccount, registerViaApi, useSession } from './support/accounts';
+import { text } from './support/locales';
+import { expectScreenFits, LAPTOP } from './support/screen-fit';
+
+const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
+/** A mirror run of the origin, from the queue to completed, on a busy machine. */
+const RUN_TIMEOUT = 90_000;
+
+/** A pricing page whose price and news change between two mirrors (issue 33). */
+const origin = {
+  url: '',
+  price: 'Pro $9',
+  news: 'Spring news',
+  close: (): Promise<void> => Promise.resolve(),
+};
+
+test.beforeAll(async () => {
+  const server = http.createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/') return res.writeHead(404).end();
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><html lang="en"><head><title>Plans</title></head><body><h1>Plans</h1><div class="plan"><h2>Pro</h2><p id="price">${origin.price} a month, billed yearly</p></div><p class="news">${origin.news} from the team.</p></body></html>`,
+      );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  origin.close = () =>
+    new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+});
+test.afterAll(async () => {
+  await origin.close();
+});
+
+test('an owner watches a part of a page, a sync changes it, and the report shows the diff at 1280 and 390 px', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const token = await registerViaApi(request, newAccount('Grace Hopper'));
+  const headers = { Authorization: `Bearer ${token}` };
+  const created = await request.post('/api/domains/clone', {
+    headers,
+    data: { sourceUrl: origin.url, isDemo: false },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/domains/clone/${id}/status`, { headers })).json()) as {
+            status: string;
+          }
+        ).status,
+      { timeout: RUN_TIMEOUT, intervals: [500] },
+    )
+    .toBe('completed');
+
+  await useSession(page, token);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`/dashboard/site/${id}?open=versions,watches`);
+  const panel = page.getByRole('region', { name: en('site.watches.title'), exact: true });
+  await expect(panel.getByText(en('site.watches.empty'))).toBeVisible();
+
+  // The part of the page: its selector, and the words it starts with.
+  await panel.getByRole('button', { name: en('site.watches.add') }).click();
+  const form = page.getByRole('dialog', { name: en('site.watches.form.addTitle') });
+  await form.getByLabel(en('site.watches.form.name')).fill('Pro price');
+  await form.getByRole('radio', { name: en('site.watches.scopes.part') }).check();
+  await form.getByLabel(en('site.watches.form.page'), { exact: true }).fill('/');
+  await form.getByLabel(en('site.watches.form.selector')).fill('#price');
+  await form.getByLabel(en('site.watches.form.textFallback')).fill('Pro $9');
+  await form.getByRole('button', { name: en('site.watches.form.save') }).click();
+  await expect(form).toBeHidden();
+  await expect(panel.getByRole('heading', { name: 'Pro price' })).toBeVisible();
+  await expect(panel).toContainText(en('site.watches.neverTold'));
+
+  // The origin changes inside the part and outside it; the owner mirrors it again.
+  origin.price = 'Pro $12';
+  origin.news = 'Summer news';
+  await page.getByRole('button', { name: en('site.run.remirror') }).click();
+  const rows = page.getByTestId('version-row');
+  await expect(rows).toHaveCount(2, { timeout: RUN_TIMEOUT });
+  const report = page.getByRole('link', {
+    name: en('site.versions.changes.reportLabel', { number: '2' }),
+  });
+  await expect(report).toBeVisible({ timeout: RUN_TIMEOUT });
+  // The watch was met by the new version.
+  await page.reload();
+  await expect(panel).not.toContainText(en('site.watches.neverTold'));
+
+  await report.click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/site/${id}/changes/[^/]+$`));
+  await expect(page.getByRole('heading', { name: en('site.changes.title') })).toBeVisible();
+  await expect(
+    page.getByText(en('site.changes.compared', { number: '2', base: '1' })),
+  ).toBeVisible();
+  const removed = page.locator('del', { hasText: '$9' });
+  const added = page.locator('ins', { hasText: '$12' });
+  await expect(removed).toBeVisible();
+  await expect(added).toBeVisible();
+  await expect(page.locator('del', { hasText: 'Spring' })).toBeVisible();
+
+  // At a laptop's width and a phone's, the diff is on screen and nothing scrolls sideways.
+  await expectScreenFits(page, 'change-report', {
+    viewports: [LAPTOP, { width: 390, height: 844 }],
+    ready: async () => {
+      await expect(added).toBeVisible();
+      await expect(removed).toBeVisible();
+    },
+  });
+});

@@ -56,6 +56,7 @@ const SERVICE_MATRIX: Record<string, string[]> = {
     'src/platform/blobs/*.test.ts',
     'src/modules/storage/*.test.ts',
     'src/modules/sites/*.test.ts',
+    'src/modules/watches/watches.test.ts',
     'src/modules/analytics/visit-*.test.ts',
     'src/modules/fidelity/fidelity-storage.test.ts',
     'src/modules/payments/test-mode/*.test.ts',

@@ -35,7 +35,7 @@ test.afterAll(async () => {
   await origin.close();
 });
 
-test('an owner watches a part of a page, a sync changes it, and the report shows the diff at 1280 and 390 px', async ({
+test('an owner picks a part of a page to watch, a sync changes it, and the report shows the diff at 1280 and 390 px', async ({
   page,
   request,
 }) => {
@@ -72,8 +72,23 @@ test('an owner watches a part of a page, a sync changes it, and the report shows
   await form.getByLabel(en('site.watches.form.name')).fill('Pro price');
   await form.getByRole('radio', { name: en('site.watches.scopes.part') }).check();
   await form.getByLabel(en('site.watches.form.page'), { exact: true }).fill('/');
-  await form.getByLabel(en('site.watches.form.selector')).fill('#price');
-  await form.getByLabel(en('site.watches.form.textFallback')).fill('Pro $9');
+  // Picked by clicking it on the page, shown in a sandboxed frame under the app's own policy.
+  const csp: string[] = [];
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) csp.push(message.text());
+  });
+  await form.getByRole('button', { name: en('site.watches.picker.open') }).click();
+  const picked = page
+    .frameLocator(`iframe[title="${en('site.watches.picker.frameTitle', { path: '/' })}"]`)
+    .locator('#price');
+  await picked.click();
+  await expect(page.getByText(en('site.watches.picker.picked'))).toBeVisible();
+  await page.getByRole('button', { name: en('site.watches.picker.confirm') }).click();
+  await expect(form.getByLabel(en('site.watches.form.selector'))).toHaveValue('#price');
+  await expect(form.getByLabel(en('site.watches.form.textFallback'))).toHaveValue(
+    /^Pro \$9 a month/,
+  );
+  expect(csp).toEqual([]);
   await form.getByRole('button', { name: en('site.watches.form.save') }).click();
   await expect(form).toBeHidden();
   await expect(panel.getByRole('heading', { name: 'Pro price' })).toBeVisible();

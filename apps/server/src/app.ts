@@ -1,5 +1,5 @@
 import type { WatchesService } from './modules/watches/watches.service.js';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
@@ -7,6 +7,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { PART_PICKER_SCRIPT } from '@mirror/contract';
 import type { SweepableBlobStore } from '@mirror/engine';
 import type { Config } from './config/env.js';
 import { createSitesFront, misdirectedTenant } from './hosting/sites-front.js';
@@ -179,15 +180,21 @@ async function buildHttpApp(
         connect: ['https://api.stripe.com'],
       }
     : { script: [], frame: [], connect: [] };
+  // The watch form's part picker (issue 33) shows a page of the owner's copy in a sandboxed
+  // `srcdoc` frame, which keeps this policy: its one script of ours is allowed by its hash (no
+  // inline script else), and the page's styles, images and fonts load from the sites host (its
+  // references made absolute there: `base-uri` stays the app's own).
+  const pickerScript = `'sha256-${createHash('sha256').update(PART_PICKER_SCRIPT, 'utf8').digest('base64')}'`;
+  const sitesHosts = [`http://*.${config.sitesDomain}:*`, `https://*.${config.sitesDomain}`];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...stripeHosts.script],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        fontSrc: ["'self'", 'data:'],
+        scriptSrc: ["'self'", pickerScript, ...stripeHosts.script],
+        styleSrc: ["'self'", "'unsafe-inline'", ...sitesHosts],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...sitesHosts],
+        fontSrc: ["'self'", 'data:', ...sitesHosts],
         connectSrc: ["'self'", ...stripeHosts.connect],
         frameSrc: [
           "'self'",

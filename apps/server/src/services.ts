@@ -353,7 +353,12 @@ export function createServices(
     mailer: platform.mailer,
     jobs,
     log,
-    sites: { ownedSite: (user, id) => sitesService.ownedSite(user, id) },
+    sites: {
+      ownedSite: (user, id) => sitesService.ownedSite(user, id),
+      previewUrlOf: (label) => sitesService.previewUrlOf(label),
+    },
+    versions: siteVersions,
+    blobs,
   });
   register(watchesService.deliveryJob);
   const mirrorJob = register(

@@ -21,3 +21,4 @@ export * from './domain-rules.js';
 export * from './domains.js';
 export * from './changes.js';
 export * from './watches.js';
+export * from './part-picker.js';

@@ -206,3 +206,25 @@ export const WatchParams = z.object({
   watchId: z.string().min(1).max(64),
 });
 export const FeedQuery = z.object({ token: z.string().min(1).max(200) });
+
+/** The part picker shows a page of at most this many bytes of HTML. */
+export const PAGE_SOURCE_MAX_BYTES = 2 * 1024 * 1024;
+
+export const PAGE_SOURCE_MESSAGES = {
+  notInCopy: 'This page is not in the copy.',
+  tooLarge: 'This page is larger than 2 MB: type the CSS selector of its part instead.',
+} as const;
+
+/** `GET /domains/clone/{id}/page-source?path=/pricing`: the page to pick a watched part on. */
+export const PageSourceQuery = z.object({ path: PagePath.default('/') });
+export type PageSourceQuery = z.infer<typeof PageSourceQuery>;
+
+export const PageSource = z.object({
+  /** The page's path in the copy (`/about/` for `/about/index.html`): what a watch names. */
+  path: z.string(),
+  /** Its absolute address on the live version's preview host (the base of its references). */
+  url: z.string(),
+  /** The live version's hosted HTML of the page (references rewritten to the copy). */
+  html: z.string(),
+});
+export type PageSource = z.infer<typeof PageSource>;

@@ -352,6 +352,12 @@ const ROWS: Row[] = [
     }),
   },
   {
+    route: 'GET /api/domains/clone/:id/page-source',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/page-source?path=/` }),
+  },
+  {
     route: 'GET /api/domains/clone/:id/webhook-deliveries',
     access: 'owner',
     expect: ownerOnly(200),

@@ -1,5 +1,7 @@
 import {
   FeedQuery,
+  PageSource,
+  PageSourceQuery,
   SiteIdParams,
   Watch,
   WatchInput,
@@ -100,6 +102,31 @@ export const watchesRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.watchId,
       );
       return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/clone/:id/page-source',
+    {
+      schema: {
+        tags,
+        summary: "A page of the site's live copy, as hosted, to pick a watched part on",
+        description:
+          "The page's HTML as the sites host serves it (references rewritten to the copy) and its address on the live version's preview host, for the watch form's part picker. 404 when the copy has no page at that path (`/about`, `/about/` and `/about/index.html` name the same page; `path` answers the copy's own); 400 beyond 2 MB.",
+        security: bearer,
+        params: SiteIdParams,
+        querystring: PageSourceQuery,
+        response: { 200: PageSource },
+      },
+      onRequest: signedIn,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return watches.pageSource(
+        (await requireAuth(request)).user,
+        request.params.id,
+        request.query.path,
+      );
     },
   );
 

@@ -1,7 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import {
   getPlan,
+  PAGE_SOURCE_MAX_BYTES,
+  PAGE_SOURCE_MESSAGES,
   PLAN_LIMIT_MESSAGES,
+  versionPreviewLabel,
+  type PageSource,
   type Watch,
   type WatchHit,
   type WatchInput,
@@ -10,7 +14,16 @@ import {
   type WatchWebhookBody,
   type WebhookDeliveryList,
 } from '@mirror/contract';
-import { assertPublicUrl, createHttpClient, RefusedAddressError } from '@mirror/engine';
+import {
+  assertPublicUrl,
+  createHttpClient,
+  normalizePath,
+  readBlob,
+  RefusedAddressError,
+  type BlobStore,
+  type Manifest,
+  type ManifestEntry,
+} from '@mirror/engine';
 import { escapeUTF8 } from 'entities';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -20,6 +33,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition, type JobQueue } from '../../platform/jobs/job.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import type { SiteVersions } from '../sites/site-versions.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildDigestEmail, buildHitEmail, describeReason } from './watch-messages.js';
 import { selectorProblem } from './watch-hits.js';
@@ -71,12 +85,59 @@ export interface WatchesServiceDeps {
   mailer: Mailer;
   jobs: JobQueue;
   log: FastifyBaseLogger;
-  sites: Pick<SitesService, 'ownedSite'>;
+  sites: Pick<SitesService, 'ownedSite' | 'previewUrlOf'>;
+  /** The live version's manifest and page bodies, for the part picker's page source. */
+  versions: Pick<SiteVersions, 'loadManifest'>;
+  blobs: BlobStore;
 }
 
 export type WatchesService = ReturnType<typeof createWatchesService>;
 
 const DeliveryPayload = z.object({ deliveryId: z.string() });
+
+const isPage = (e: ManifestEntry) =>
+  e.kind === 'page' && e.status >= 200 && e.status < 300 && e.hash !== '';
+
+/**
+ * The page of a copy a watch's path names, as the part picker shows it. Matched on the manifest's
+ * entry paths with the engine's `normalizePath`, the key the watch evaluation (`watch-hits.ts`)
+ * finds pages by, so the path answered is one a watch will find again. Not the sites host's
+ * `findResource`: it answers bodies rather than entries, and falls back to the app shell and the
+ * site's 404 page, which would show the owner a page the copy does not have. The spellings tried
+ * are the ones that host accepts for a page (`/about`, `/about/`, `/about/index.html`,
+ * `/about.html`), and `/` is the copy's start page when it started elsewhere.
+ */
+function findPage(manifest: Manifest, wanted: string): ManifestEntry | undefined {
+  const pages = new Map<string, ManifestEntry>();
+  for (const entry of manifest.entries) {
+    const key = normalizePath(entry.path);
+    if (isPage(entry) && !pages.has(key)) pages.set(key, entry);
+  }
+  const q = wanted.indexOf('?');
+  const query = q === -1 ? '' : wanted.slice(q);
+  let path = q === -1 ? wanted : wanted.slice(0, q);
+  try {
+    // Percent-encoding and dot segments as a browser sends them; prefixed, never a host.
+    path = new URL(`http://h${path}`).pathname;
+  } catch {
+    // Kept as typed: it matches no entry.
+  }
+  const spellings = [path];
+  if (path.endsWith('/')) {
+    spellings.push(`${path}index.html`, `${path}index.htm`);
+    if (path !== '/') spellings.push(path.slice(0, -1));
+  } else {
+    spellings.push(`${path}/`, `${path}.html`, `${path}.htm`);
+    const folder = /\/index\.html?$/.exec(path);
+    if (folder) spellings.push(path.slice(0, folder.index + 1));
+    else if (/\.html?$/.test(path)) spellings.push(path.replace(/\.html?$/, ''));
+  }
+  for (const spelling of spellings) {
+    const entry = pages.get(normalizePath(`${spelling}${query}`));
+    if (entry) return entry;
+  }
+  return path === '/' && !query ? pages.get(normalizePath(manifest.entryPath)) : undefined;
+}
 
 export function createWatchesService(deps: WatchesServiceDeps) {
   const { db, config, log } = deps;
@@ -210,6 +271,28 @@ export function createWatchesService(deps: WatchesServiceDeps) {
     async remove(user: UserRow, siteId: string, id: string): Promise<void> {
       await ownedWatch(user, siteId, id);
       await deleteWatch(db, siteId, id);
+    },
+
+    /**
+     * A page of the live version as its host serves it, for the part picker: the owner's page
+     * looked at in a sandboxed frame of the app, with its address to make its references absolute.
+     */
+    async pageSource(user: UserRow, siteId: string, path: string): Promise<PageSource> {
+      const site = await deps.sites.ownedSite(user, siteId);
+      const versionId = site.live_version_id;
+      const manifest = versionId ? await deps.versions.loadManifest(versionId) : undefined;
+      const entry = manifest ? findPage(manifest, path) : undefined;
+      const host = versionId ? deps.sites.previewUrlOf(versionPreviewLabel(versionId)) : null;
+      if (!entry || !host) throw notFound(PAGE_SOURCE_MESSAGES.notInCopy);
+      if (entry.size > PAGE_SOURCE_MAX_BYTES) throw badRequest(PAGE_SOURCE_MESSAGES.tooLarge);
+      const bytes = await readBlob(deps.blobs, entry.hash);
+      if (bytes.length > PAGE_SOURCE_MAX_BYTES) throw badRequest(PAGE_SOURCE_MESSAGES.tooLarge);
+      return {
+        path: entry.path,
+        // Joined, not resolved: a path such as `//x/` stays on the preview host.
+        url: `${new URL(host).origin}${entry.path}`,
+        html: new TextDecoder().decode(bytes),
+      };
     },
 
     async deliveries(user: UserRow, siteId: string): Promise<WebhookDeliveryList> {

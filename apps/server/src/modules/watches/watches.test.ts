@@ -1,7 +1,13 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Watch, WatchInput, WatchWebhookBody } from '@mirror/contract';
+import {
+  PART_PICKER_SCRIPT,
+  type PageSource,
+  type Watch,
+  type WatchInput,
+  type WatchWebhookBody,
+} from '@mirror/contract';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -297,6 +303,63 @@ describe('watches', () => {
       expect(Number(left.n), table).toBe(0);
     }
   }, 120_000);
+
+  it('answers a page of the live copy as hosted, for the part picker; owner only', async () => {
+    const owner = await signUp(t);
+    const { id } = await mirrorSite(t, origin.url, owner.headers);
+    const source = (path: string, headers: Record<string, string> = owner.headers) =>
+      t.app.inject({
+        url: `/api/domains/clone/${id}/page-source?path=${encodeURIComponent(path)}`,
+        headers,
+      });
+    const site = (
+      await t.app.inject({ url: `/api/domains/clone/${id}`, headers: owner.headers })
+    ).json<{ ownerPreviewUrl: string }>();
+
+    const home = await source('/');
+    expect(home.statusCode, home.body).toBe(200);
+    expect(home.headers['cache-control']).toBe('no-store');
+    const page = home.json<PageSource>();
+    expect(page.path).toBe('/');
+    expect(page.url).toBe(site.ownerPreviewUrl);
+    // The HTML the preview host serves for that address, byte for byte.
+    const hosted = await t.app.inject({ url: '/', headers: { host: new URL(page.url).host } });
+    expect(hosted.statusCode).toBe(200);
+    expect(page.html).toBe(hosted.body);
+    expect(page.html).toContain(`<p class="price">${origin.price} a month</p>`);
+
+    // The spellings the sites host accepts name the copy's own path, which a watch finds again.
+    for (const spelling of ['/shop', '/shop/', '/shop.html', '/shop/?']) {
+      const shop = await source(spelling);
+      expect(shop.statusCode, spelling).toBe(200);
+      expect(shop.json<PageSource>()).toMatchObject({
+        path: '/shop',
+        url: `${new URL(site.ownerPreviewUrl).origin}/shop`,
+      });
+      expect(shop.json<PageSource>().html).toContain('The blue mug');
+    }
+
+    const missing = await source('/nowhere');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'This page is not in the copy.' });
+    expect((await source('pricing')).statusCode).toBe(400);
+    expect((await source('/', {})).statusCode).toBe(401);
+    const other = await signUp(t);
+    expect((await source('/', other.headers)).statusCode).toBe(404);
+
+    // The frame keeps the app's policy: our one script by its hash, the page's styles and fonts
+    // from the sites host; no other inline script.
+    const csp = (await t.app.inject({ url: '/api/health' })).headers[
+      'content-security-policy'
+    ] as string;
+    const hash = createHash('sha256').update(PART_PICKER_SCRIPT, 'utf8').digest('base64');
+    const directive = (name: string) => csp.split(/;\s*/).find((d) => d.startsWith(`${name} `))!;
+    expect(directive('script-src')).toContain(`'sha256-${hash}'`);
+    expect(directive('script-src')).not.toContain('unsafe-inline');
+    expect(directive('style-src')).toContain(
+      `.${new URL(page.url).hostname.split('.').slice(1).join('.')}`,
+    );
+  }, 60_000);
 
   it("refuses a watch beyond the plan's number, and bad input, with messages; changes nothing", async () => {
     const free = await signUp(t);

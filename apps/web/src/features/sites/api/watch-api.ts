@@ -1,4 +1,5 @@
 import type {
+  PageSource,
   VersionChanges,
   Watch,
   WatchInput,
@@ -36,6 +37,14 @@ export function updateWatch(id: string, watchId: string, input: WatchInput): Pro
 
 export function deleteWatch(id: string, watchId: string): Promise<unknown> {
   return api.delete(watch(id, watchId), { defaultMessage: 'Failed to delete the watch' });
+}
+
+/** A page of the live copy as hosted, for the part picker; a 404 says the copy has no such page. */
+export function getPageSource(id: string, path: string, signal?: AbortSignal): Promise<PageSource> {
+  return api.get<PageSource>(`${site(id)}/page-source?path=${encodeURIComponent(path)}`, {
+    defaultMessage: 'Failed to load the page',
+    signal,
+  });
 }
 
 /** The newest first. */

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import {
   KEYWORD_WHEN,
   WATCH_EMAIL,
@@ -21,8 +21,14 @@ import {
   type KeywordRow,
   type WatchField,
 } from '../utils/watch-form';
+import type { PickedPart } from './part-picker';
+
+// The part picker comes with its first use: most watches are not of a part.
+const PartPicker = lazy(async () => ({ default: (await import('./part-picker')).PartPicker }));
 
 interface WatchFormDialogProps {
+  /** The site watched: its live copy's pages are where a part is picked. */
+  siteId: string;
   /** The watch to edit; absent to add one. */
   watch?: Watch;
   /** Saves the checked input; a rejection (a 400, the plan's 403) is shown in the form. */
@@ -35,9 +41,12 @@ interface WatchFormDialogProps {
  * page), keywords, a minimum of changed words, and how to be told. Checked with the contract's
  * WatchInput, the server's own rules, before anything is sent.
  */
-export function WatchFormDialog({ watch, onSave, onClose }: WatchFormDialogProps) {
+export function WatchFormDialog({ siteId, watch, onSave, onClose }: WatchFormDialogProps) {
   const { t } = useI18n();
   const formId = useId();
+  const selectorId = useId();
+  const pickerId = useId();
+  const [picking, setPicking] = useState(false);
   const nextKey = useRef(watch?.keywords.length ?? 0);
   const [keywords, setKeywords] = useState<KeywordRow[]>(
     () => watch?.keywords.map((rule, key) => ({ ...rule, key })) ?? [],
@@ -65,6 +74,21 @@ export function WatchFormDialog({ watch, onSave, onClose }: WatchFormDialogProps
   const changeKeyword = (key: number, change: Partial<KeywordRule>) => {
     setKeywords((rows) => rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
     setFailure(null);
+  };
+
+  const pickerPath = values.pages.trim() || '/';
+  const handlePick = (part: PickedPart) => {
+    form.setValues((current) => ({
+      ...current,
+      pages: part.path,
+      selector: part.selector,
+      textFallback: part.text.slice(0, WATCH_LIMITS.fallbackChars),
+    }));
+    form.touch('selector');
+    setFailure(null);
+    setPicking(false);
+    // Back to the field the pick filled (it stays in the form while the picker closes).
+    document.getElementById(selectorId)?.focus();
   };
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -167,16 +191,47 @@ export function WatchFormDialog({ watch, onSave, onClose }: WatchFormDialogProps
               spellCheck={false}
               onChange={(event) => set('pages', event.target.value)}
             />
-            <FormField
-              {...form.field('selector')}
-              label={t('site.watches.form.selector')}
-              hint={t('site.watches.form.selectorHint')}
-              placeholder=".plan-pro .price"
-              maxLength={WATCH_LIMITS.selectorChars}
-              dir="ltr"
-              autoCapitalize="none"
-              spellCheck={false}
-            />
+            <div className="watch-selector-row">
+              <FormField
+                {...form.field('selector')}
+                id={selectorId}
+                className="watch-selector"
+                label={t('site.watches.form.selector')}
+                hint={t('site.watches.form.selectorHint')}
+                placeholder=".plan-pro .price"
+                maxLength={WATCH_LIMITS.selectorChars}
+                dir="ltr"
+                autoCapitalize="none"
+                spellCheck={false}
+              />
+              <button
+                type="button"
+                className="button button-outline watch-pick"
+                aria-expanded={picking}
+                aria-controls={picking ? pickerId : undefined}
+                onClick={() => setPicking((open) => !open)}
+              >
+                {t('site.watches.picker.open')}
+              </button>
+            </div>
+            {picking && (
+              <div id={pickerId}>
+                <Suspense
+                  fallback={
+                    <p className="part-picker-status" role="status">
+                      <Spinner /> {t('site.watches.picker.loading')}
+                    </p>
+                  }
+                >
+                  <PartPicker
+                    siteId={siteId}
+                    path={pickerPath}
+                    onPick={handlePick}
+                    onClose={() => setPicking(false)}
+                  />
+                </Suspense>
+              </div>
+            )}
             <FormField
               {...form.field('textFallback')}
               label={t('site.watches.form.textFallback')}

@@ -230,6 +230,87 @@ describe('watches on the site page (issue 33)', () => {
     expect(await panel.findByRole('region', { name: 'Webhook deliveries' })).toBeTruthy();
   });
 
+  it('picks the part on the page: the list for people who cannot point; foreign messages ignored', async () => {
+    const html =
+      '<!doctype html><html><head><script>track()</script></head><body><h1>Pricing</h1><div id="pro"><p class="price" onclick="buy()">Pro $9 a month</p></div></body></html>';
+    await renderPanel(
+      {},
+      {
+        'GET /domains/clone/s1/page-source?path=%2Fnowhere': {
+          status: 404,
+          body: { message: 'This page is not in the copy.' },
+        },
+        'GET /domains/clone/s1/page-source?path=%2Fpricing%2Findex.html': {
+          body: { path: '/pricing/', url: 'http://v-1.sites.test/pricing/', html },
+        },
+      },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Add a watch' }));
+    const form = dialog();
+    fireEvent.click(form.getByRole('radio', { name: 'A part of a page' }));
+    fireEvent.change(form.getByLabelText('Page'), { target: { value: '/nowhere' } });
+    const pick = form.getByRole('button', { name: 'Pick on the page' });
+    expect(pick.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(pick);
+    expect(pick.getAttribute('aria-expanded')).toBe('true');
+    const picker = within(await form.findByRole('region', { name: 'Pick the part on the page' }));
+    expect((await picker.findByRole('alert')).textContent).toBe('This page is not in the copy.');
+    fireEvent.click(picker.getByRole('button', { name: 'Close the picker' }));
+    expect(form.queryByRole('region', { name: 'Pick the part on the page' })).toBeNull();
+
+    fireEvent.change(form.getByLabelText('Page'), { target: { value: '/pricing/index.html' } });
+    fireEvent.click(pick);
+    const again = within(await form.findByRole('region', { name: 'Pick the part on the page' }));
+    const frame = (await again.findByTitle(
+      'The page /pricing/: click the part to watch',
+    )) as HTMLIFrameElement;
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const srcdoc = frame.getAttribute('srcdoc')!;
+    expect(srcdoc).not.toContain('<base');
+    expect(srcdoc).not.toContain('track()');
+    expect(srcdoc).not.toContain('buy()');
+    expect(srcdoc).toContain('mirror-pick');
+
+    // A message from anywhere but the page's frame picks nothing.
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { type: 'mirror-pick', selector: '#evil', text: 'Evil' },
+        source: null,
+      }),
+    );
+    expect(again.queryByTestId('picked-part')).toBeNull();
+    // The frame's own pick is shown before it fills the form; it can be picked again.
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { type: 'mirror-pick', selector: 'body h1', text: 'Pricing' },
+        source: frame.contentWindow,
+      }),
+    );
+    const shown = within(await again.findByTestId('picked-part'));
+    expect(shown.getByText('Pricing')).toBeTruthy();
+    fireEvent.click(shown.getByRole('button', { name: 'Pick again' }));
+    expect(again.queryByTestId('picked-part')).toBeNull();
+
+    // Without pointing: the page's texts, each a button.
+    fireEvent.click(again.getByText("Can't point? Choose from the page's text"));
+    fireEvent.click(again.getByRole('button', { name: 'Pro $9 a month' }));
+    const chosen = within(again.getByTestId('picked-part'));
+    expect(chosen.getByText('#pro > p.price')).toBeTruthy();
+    const confirm = chosen.getByRole('button', { name: 'Watch this part' });
+    expect(document.activeElement).toBe(confirm);
+    fireEvent.click(confirm);
+
+    expect(form.queryByRole('region', { name: 'Pick the part on the page' })).toBeNull();
+    const selector = form.getByLabelText('CSS selector') as HTMLInputElement;
+    expect(selector.value).toBe('#pro > p.price');
+    expect((form.getByLabelText('Text it starts with') as HTMLInputElement).value).toBe(
+      'Pro $9 a month',
+    );
+    // The copy's own path of the page, which the watch finds it by.
+    expect((form.getByLabelText('Page') as HTMLInputElement).value).toBe('/pricing/');
+    await waitFor(() => expect(document.activeElement).toBe(selector));
+  });
+
   it('stops adding at the plan limit, and shows the limit the server answers', async () => {
     const panel = await renderPanel({ limit: 1, used: 1, watches: [makeWatch()] });
     const add = panel.getByRole('button', { name: 'Add a watch' });

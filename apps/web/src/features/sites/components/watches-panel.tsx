@@ -151,6 +151,7 @@ export function WatchesPanel({ siteId }: { siteId: string }) {
       )}
       {editing && (
         <WatchFormDialog
+          siteId={siteId}
           watch={editing.watch}
           onSave={handleSave}
           onClose={() => setEditing(null)}

@@ -9,13 +9,12 @@
 // and prints per run: wall s, CPU-s of this process (the engine runs in it), requests, bytes
 // served, 304s, then the report's time, CPU, size (JSON bytes) and summary.
 // Options: --pages N (100)  --latency MS (0)
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSite } from '../mirror/site.mjs';
+import { serve, snapshot, withNoise } from './origin.mjs';
 
 const { values: args } = parseArgs({
   options: { pages: { type: 'string', default: '100' }, latency: { type: 'string', default: '0' } },
@@ -23,47 +22,6 @@ const { values: args } = parseArgs({
 const pages = Number(args.pages);
 const latencyMs = Number(args.latency);
 const engine = await import('../../packages/engine/dist/index.js');
-
-/** The site as the origin has it now: path → { type, body, etag, modified }. */
-function snapshot(files) {
-  const now = new Date().toUTCString();
-  const out = new Map();
-  for (const [p, f] of files) {
-    const body = Buffer.isBuffer(f.body) ? f.body : Buffer.from(f.body);
-    const etag = `"${crypto.createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
-    out.set(p, { type: f.type, body, etag, modified: f.modified ?? now });
-  }
-  return out;
-}
-
-async function serve(state) {
-  const stats = { requests: 0, bytes: 0, notModified: 0 };
-  const answer = (req, res) => {
-    const file = state.files.get(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (!file) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    const headers = { etag: file.etag, 'last-modified': file.modified };
-    if (req.headers['if-none-match'] === file.etag) {
-      stats.notModified++;
-      return res.writeHead(304, headers).end();
-    }
-    stats.bytes += file.body.length;
-    res
-      .writeHead(200, { ...headers, 'content-type': file.type, 'content-length': file.body.length })
-      .end(file.body);
-  };
-  const server = http.createServer((req, res) => {
-    stats.requests++;
-    if (latencyMs > 0) setTimeout(answer, latencyMs, req, res);
-    else answer(req, res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/`,
-    stats,
-    reset: () => Object.assign(stats, { requests: 0, bytes: 0, notModified: 0 }),
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
-  };
-}
 
 async function measure(fn) {
   const cpu = process.cpuUsage();
@@ -77,27 +35,10 @@ async function measure(fn) {
   };
 }
 
-/** The generated site with a date and a counter on every page (what changes on every visit). */
-function withNoise(files, stamp) {
-  const out = new Map();
-  for (const [p, f] of files) {
-    if (!f.type.startsWith('text/html')) out.set(p, f);
-    else
-      out.set(p, {
-        ...f,
-        body: String(f.body).replace(
-          '</body>',
-          `<footer>Updated ${stamp.date} · ${stamp.views} views</footer></body>`,
-        ),
-      });
-  }
-  return out;
-}
-
 const base = generateSite({ pages, assets: pages * 5 });
 const first = new Map(withNoise(base, { date: 'November 28, 2026', views: '1,204' }));
 const state = { files: snapshot(first) };
-const origin = await serve(state);
+const origin = await serve(state, latencyMs);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-changes-'));
 const store = engine.createFsBlobStore(dir);
 const read = (hash) => engine.readBlob(store, hash);

@@ -1,31 +1,55 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite, in the order a reviewer would check it. Stops at the first failing step.
-import { spawnSync } from 'node:child_process';
+// `npm test`: the whole suite, in the order a reviewer would check it. Stops at the first failing
+// stage. The checks that only read the sources (format, lint, types, docs) run side by side, each
+// on one core, their output printed whole as each ends; the rest run one after another.
+import { spawn } from 'node:child_process';
 
-const steps = [
-  ['format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
-  ['lint', 'npx', ['eslint', '--max-warnings', '0', '.']],
-  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-  ['docs links', 'node', ['scripts/check-docs.mjs']],
-  ['export conditions', 'node', ['scripts/check-conditions.mjs']],
-  ['build', 'npm', ['run', '--silent', 'build']],
-  ['bundle budget', 'node', ['scripts/check-budget.mjs']],
-  ['unit and integration tests', 'npx', ['vitest', 'run']],
-  ['end-to-end tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']],
+const stages = [
+  [
+    ['format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
+    ['lint', 'npx', ['eslint', '--max-warnings', '0', '.']],
+    ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+    ['docs links', 'node', ['scripts/check-docs.mjs']],
+    ['export conditions', 'node', ['scripts/check-conditions.mjs']],
+  ],
+  [['build', 'npm', ['run', '--silent', 'build']]],
+  [['bundle budget', 'node', ['scripts/check-budget.mjs']]],
+  [['unit and integration tests', 'npx', ['vitest', 'run']]],
+  [['end-to-end tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']]],
 ];
 
 const only = process.argv.slice(2);
-const results = [];
-for (const [name, command, args] of steps) {
-  if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
+const wanted = (name) => only.length === 0 || only.some((o) => name.startsWith(o));
+
+/** Runs one step; alone it streams its output, beside others it prints it when it ends. */
+function run([name, command, args], alone) {
   const started = Date.now();
   console.log(`\n▶ ${name}`);
-  const run = spawnSync(command, args, { stdio: 'inherit' });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const ok = run.status === 0;
-  results.push({ name, ok, seconds });
-  console.log(`${ok ? '✔' : '✘'} ${name} (${seconds} s)`);
-  if (!ok) break;
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const ok = code === 0;
+      if (!alone) {
+        console.log(`\n── ${name} ──`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      console.log(`${ok ? '✔' : '✘'} ${name} (${seconds} s)`);
+      resolve({ name, ok, seconds });
+    });
+  });
+}
+
+const results = [];
+for (const stage of stages) {
+  const steps = stage.filter(([name]) => wanted(name));
+  if (steps.length === 0) continue;
+  const ended = await Promise.all(steps.map((step) => run(step, steps.length === 1)));
+  results.push(...ended);
+  if (ended.some((r) => !r.ok)) break;
 }
 
 console.log('\nSummary');

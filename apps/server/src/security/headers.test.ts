@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { PART_PICKER_SCRIPT } from '@mirror/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
@@ -17,6 +19,8 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
  */
 
 const IPV4 = '203.0.113.50';
+/** The watch form's part picker, the one inline script the app allows (by its hash). */
+const PICKER = `'sha256-${createHash('sha256').update(PART_PICKER_SCRIPT).digest('base64')}'`;
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -85,8 +89,14 @@ describe('security headers of the app', () => {
     for (const [label, res] of await appAnswers(t)) {
       const csp = directives(res.headers['content-security-policy'] as string);
       expect(csp['default-src'], label).toEqual(["'self'"]);
-      // Scripts only from the app itself: no inline script, no eval, no other host.
-      expect(csp['script-src'], label).toEqual(["'self'"]);
+      // Scripts only from the app itself: no eval, no other host, and no inline script but the
+      // part picker's, by its hash (it runs in a sandboxed frame of a page of the user's copy).
+      expect(csp['script-src'], label).toEqual(["'self'", PICKER]);
+      // That page's styles, images and fonts come from the sites domain.
+      for (const kind of ['style-src', 'img-src', 'font-src'])
+        expect(csp[kind], `${label} ${kind}`).toEqual(
+          expect.arrayContaining(['http://*.localhost:*', 'https://*.localhost']),
+        );
       expect(csp['object-src'], label).toEqual(["'none'"]);
       expect(csp['base-uri'], label).toEqual(["'self'"]);
       expect(csp['form-action'], label).toEqual(["'self'"]);
@@ -125,7 +135,7 @@ describe('security headers of the app', () => {
     for (const [label, res] of await appAnswers(t)) {
       const csp = directives(res.headers['content-security-policy'] as string);
       expect(csp['upgrade-insecure-requests'], label).toEqual([]);
-      expect(csp['script-src'], label).toEqual(["'self'", 'https://js.stripe.com']);
+      expect(csp['script-src'], label).toEqual(["'self'", PICKER, 'https://js.stripe.com']);
       expect(csp['connect-src'], label).toEqual(["'self'", 'https://api.stripe.com']);
       expect(csp['frame-src'], label).toEqual([
         "'self'",

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { TEST_CARDS } from '@mirror/contract';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureSite } from '../test/fixture-site.js';
 import { startOpenAiServer } from '../test/openai-server.js';
 import { signEvent, startStripeServer } from '../test/stripe-server.js';
 import { pollToEnd, SERVICE_ENV } from '../test/api-helpers.js';
+import { startSmtpServer } from '../test/smtp-server.js';
 import { createTestApp, waitFor, type TestApp } from '../test/test-app.js';
 
 /**
@@ -37,23 +36,9 @@ function logSink() {
 }
 
 async function smtpServer(password: string) {
-  const received: string[] = [];
-  const smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    onAuth(auth, _session, callback) {
-      if (auth.username === 'mirror' && auth.password === password) callback(null, { user: 1 });
-      else callback(new Error('Invalid username or password'));
-    },
-    onData(stream, _session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => (received.push(data), callback()));
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-  return { port: (smtp.server.address() as AddressInfo).port, received };
+  const smtp = await startSmtpServer({ user: 'mirror', password });
+  cleanups.push(() => smtp.close());
+  return smtp;
 }
 
 function tokenOf(res: { json(): unknown }): string {
@@ -132,7 +117,7 @@ describe('secrets never reach the logs', () => {
 
     // A reset link goes out through SMTP (with the SMTP password) and is used.
     await inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email } });
-    const mail = await waitFor(() => smtp.received[0]);
+    const mail = await waitFor(() => smtp.received[0]?.data);
     const resetToken = /token=([A-Za-z0-9_-]{20,})/.exec(
       mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
     )![1]!;

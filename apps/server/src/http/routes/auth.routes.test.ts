@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { AUTH_MESSAGES } from '@mirror/contract';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSmtpServer } from '../../test/smtp-server.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp | undefined;
@@ -452,32 +451,21 @@ describe('password reset', () => {
   });
 
   it('sends through a real SMTP server when SMTP_URL is set', async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-        stream.on('end', () => (received.push(data), callback()));
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
+    const smtp = await startSmtpServer();
     try {
-      const app = await start({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+      const app = await start({ SMTP_URL: smtp.url });
       await register(app);
       await app.app.inject({
         method: 'POST',
         url: '/api/auth/reset-password',
         payload: { email: 'ada@example.com' },
       });
-      const mail = await waitFor(() => received[0]);
+      const mail = await waitFor(() => smtp.received[0]?.data);
       expect(mail).toContain('Subject: Reset your Mirror password');
       expect(resetTokenFrom(mail)).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(outboxMessages(app)).toEqual([]);
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 });

@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type TestDnsServer } from '../../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
 import { mirrorSite, SERVICE_ENV, signUp, type SignedUp } from '../../test/api-helpers.js';
+import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -18,27 +17,14 @@ const IPV4 = '203.0.113.30';
 const DAY = 24 * 3_600_000;
 
 let dns: TestDnsServer;
-let smtp: SMTPServer;
+let smtp: TestSmtpServer;
 let fixture: FixtureSite;
 let t: TestApp;
-const received: { to: string[]; data: string }[] = [];
 
 beforeAll(async () => {
   dns = await startDnsServer();
   fixture = await startFixtureSite();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpServer();
   t = await createTestApp({
     ...SERVICE_ENV,
     DNS_SERVERS: dns.address,
@@ -46,14 +32,14 @@ beforeAll(async () => {
     SITES_DOMAIN: 'sites.mirror.test',
     SITES_CNAME_TARGET: EDGE,
     SITES_IPV4: IPV4,
-    SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    SMTP_URL: smtp.url,
   });
   dns.set(EDGE, { A: [IPV4] });
 });
 
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   await fixture.close();
   await dns.close();
 });
@@ -119,8 +105,7 @@ const rowOf = (domain: string) =>
 /** The mail's text as written: quoted-printable soft breaks joined. */
 const unfold = (mail: string) => mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 
-const mailsTo = (email: string) =>
-  received.filter((m) => m.to.includes(email)).map((m) => unfold(m.data));
+const mailsTo = (email: string) => smtp.to(email).map((m) => unfold(m.data));
 
 /** The record the 409 tells the refused account to create. */
 function instructionsOf(message: string): { host: string; value: string } {

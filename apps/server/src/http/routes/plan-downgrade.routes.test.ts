@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import {
   CUSTOMIZE_MESSAGES,
   PAYMENT_MESSAGES,
@@ -7,7 +6,6 @@ import {
   PLAN_LIMIT_MESSAGES,
   TEST_CARDS,
 } from '@mirror/contract';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.js';
 import {
@@ -19,6 +17,7 @@ import {
   type SignedUp,
 } from '../../test/api-helpers.js';
 import { startOpenAiServer } from '../../test/openai-server.js';
+import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -33,27 +32,15 @@ const NEXT_YEAR = new Date().getUTCFullYear() + 1;
 const SITES_DOMAIN = 'sites.mirror.test';
 
 let fixture: FixtureSite;
-let smtp: SMTPServer;
-const received: string[] = [];
-let smtpUrl = '';
+let smtp: TestSmtpServer;
 
 beforeAll(async () => {
   fixture = await startFixtureSite();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => (received.push(data), callback()));
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpServer();
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   await fixture.close();
 });
 
@@ -63,7 +50,7 @@ afterEach(async () => {
 });
 
 async function setup(env: Record<string, string> = {}) {
-  const t = await createTestApp({ ...SERVICE_ENV, SITES_DOMAIN, SMTP_URL: smtpUrl, ...env });
+  const t = await createTestApp({ ...SERVICE_ENV, SITES_DOMAIN, SMTP_URL: smtp.url, ...env });
   cleanups.push(() => t.close());
   return t;
 }
@@ -81,8 +68,7 @@ async function setupWithModel() {
 const unfold = (mail: string) => mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 
 /** The mails sent to an address, in order. */
-const mailsTo = (email: string) =>
-  received.filter((m) => new RegExp(`^To: ${email}\\r?$`, 'm').test(m)).map(unfold);
+const mailsTo = (email: string) => smtp.to(email).map((m) => unfold(m.data));
 
 function api(
   t: TestApp,

@@ -8,7 +8,6 @@ import {
   type WatchInput,
   type WatchWebhookBody,
 } from '@mirror/contract';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mirrorSite,
@@ -17,6 +16,7 @@ import {
   signUp,
   type SignedUp,
 } from '../../test/api-helpers.js';
+import { decodedMail, startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -65,31 +65,18 @@ interface Delivery {
 
 let t: TestApp;
 let origin: Origin;
-let smtp: SMTPServer;
+let smtp: TestSmtpServer;
 let receiver: http.Server;
 let receiverUrl: string;
 /** The receiver's answers, in turn; 200 once they run out. */
 const receiverAnswers: number[] = [];
 const deliveries: Delivery[] = [];
-const mails: { to: string[]; data: string }[] = [];
 /** The secrets the receiver checks signatures with. */
 const secrets: string[] = [];
 
 beforeAll(async () => {
   origin = await startOrigin();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpServer();
   receiver = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -108,14 +95,14 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/mirror`;
   t = await createTestApp({
     ...SERVICE_ENV,
-    SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    SMTP_URL: smtp.url,
     WEBHOOK_RETRY_DELAYS_MS: '200,200',
   });
 }, 60_000);
 
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
   await origin.close();
 });
@@ -152,12 +139,7 @@ async function remirror(owner: SignedUp, siteId: string) {
   expect(readings.at(-1)!.status).toBe('completed');
 }
 
-const mailsTo = (email: string) => mails.filter((m) => m.to.includes(email));
-/** A mail's text, quoted-printable decoded. */
-const decoded = (data: string) =>
-  data
-    .replace(/=\r?\n/g, '')
-    .replace(/(?:=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));
+const mailsTo = (email: string) => smtp.to(email);
 
 describe('watches', () => {
   it('tells a change inside a watched part, not one outside it, by mail, signed webhook and feed', async () => {
@@ -214,7 +196,7 @@ describe('watches', () => {
     const reportUrl = `${t.app.config.appUrl}/dashboard/site/${id}/changes/${newest.id}`;
     const each = await waitFor(() => (mailsTo(email).length > 0 ? mailsTo(email) : undefined));
     expect(each).toHaveLength(1);
-    const text = decoded(each[0]!.data);
+    const text = decodedMail(each[0]!.data);
     expect(text).toMatch(/Subject: .*Pro price/);
     expect(text).toContain('Pro $9 a month');
     expect(text).toContain('Pro $12 a month');
@@ -259,7 +241,7 @@ describe('watches', () => {
 
     // The daily digest has the keyword; a second pass the same day sends nothing more.
     expect(await t.app.watchesService.sendDigests()).toBe(1);
-    const digest = decoded(mailsTo(email).at(-1)!.data);
+    const digest = decodedMail(mailsTo(email).at(-1)!.data);
     expect(digest).toContain('“sold out” appeared on /shop');
     expect(digest).toContain(reportUrl);
     expect(await t.app.watchesService.sendDigests()).toBe(0);

@@ -21,7 +21,6 @@ import {
 } from '@mirror/engine';
 import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
 import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
-import { findWatchHits } from '../watches/watch-hits.js';
 import { saveManifest } from './manifests.js';
 
 export interface MirrorRunInput {
@@ -195,6 +194,8 @@ async function watchHitsOf(
 ): Promise<WatchHit[] | undefined> {
   const read = (hash: string) => readBlob(context.blobs, hash);
   try {
+    // Loaded only for a site with watches: selectors and their parser cost every run 0.3 s.
+    const { findWatchHits } = await import('../watches/watch-hits.js');
     return await findWatchHits({ manifest: previous, read }, { manifest, read }, changes, watches);
   } catch (err) {
     context.log('warn', 'the watches could not be evaluated', { error: String(err) });

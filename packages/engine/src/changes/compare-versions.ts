@@ -29,7 +29,7 @@ export interface CompareOptions {
 const isPage = (e: ManifestEntry) => e.kind === 'page' && e.status >= 200 && e.status < 300;
 const isAsset = (e: ManifestEntry) => e.kind !== 'page' && e.status >= 200 && e.status < 300;
 /** The body as the origin sent it: its text and links as the site has them, not as rewritten. */
-const bodyHash = (e: ManifestEntry) => e.sourceHash ?? e.hash;
+export const bodyHash = (e: ManifestEntry) => e.sourceHash ?? e.hash;
 
 function byPath(entries: ManifestEntry[]): Map<string, ManifestEntry> {
   const map = new Map<string, ManifestEntry>();
@@ -38,6 +38,11 @@ function byPath(entries: ManifestEntry[]): Map<string, ManifestEntry> {
     if (!map.has(key)) map.set(key, e);
   }
   return map;
+}
+
+/** A version's pages (answered 2xx) by their normalized path, the first of each path. */
+export function pagesByPath(manifest: Manifest): Map<string, ManifestEntry> {
+  return byPath(manifest.entries.filter(isPage));
 }
 
 const decoder = new TextDecoder();
@@ -51,8 +56,8 @@ export async function compareVersions(
   after: VersionFiles,
   options: CompareOptions = {},
 ): Promise<ChangeReport> {
-  const oldPages = byPath(before.manifest.entries.filter(isPage));
-  const newPages = byPath(after.manifest.entries.filter(isPage));
+  const oldPages = pagesByPath(before.manifest);
+  const newPages = pagesByPath(after.manifest);
   const report: ChangeReport = {
     summary: '',
     unchanged: true,

@@ -1,5 +1,7 @@
 export {
+  bodyHash,
   compareVersions,
+  pagesByPath,
   summarize,
   type CompareOptions,
   type VersionFiles,

@@ -1,11 +1,12 @@
 import type { ChangeReport, WatchHit, WatchReason, WatchRule } from '@mirror/contract';
 import { checkSelector, parseHtml, selectAll, SelectorError } from '@mirror/customize';
 import {
+  bodyHash,
   diffWords,
   digestPage,
   normalizePath,
+  pagesByPath,
   tokenize,
-  type Manifest,
   type ManifestEntry,
   type VersionFiles,
 } from '@mirror/engine';
@@ -32,19 +33,6 @@ type Side = VersionFiles;
 interface Pages {
   before: Map<string, ManifestEntry>;
   after: Map<string, ManifestEntry>;
-}
-
-const isPage = (e: ManifestEntry) => e.kind === 'page' && e.status >= 200 && e.status < 300;
-const bodyHash = (e: ManifestEntry) => e.sourceHash ?? e.hash;
-
-function pagesByPath(manifest: Manifest): Map<string, ManifestEntry> {
-  const map = new Map<string, ManifestEntry>();
-  for (const e of manifest.entries) {
-    if (!isPage(e)) continue;
-    const key = normalizePath(e.path);
-    if (!map.has(key)) map.set(key, e);
-  }
-  return map;
 }
 
 export async function findWatchHits(

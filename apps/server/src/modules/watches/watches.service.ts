@@ -43,6 +43,7 @@ import {
   deleteWatch,
   feedTokenOf,
   findDelivery,
+  findWatch,
   findUserContact,
   insertDelivery,
   insertHits,
@@ -162,8 +163,7 @@ export function createWatchesService(deps: WatchesServiceDeps) {
 
   async function ownedWatch(user: UserRow, siteId: string, id: string) {
     await deps.sites.ownedSite(user, siteId);
-    const watches = await listWatches(db, siteId);
-    const watch = watches.find((w) => w.id === id);
+    const watch = await findWatch(db, siteId, id);
     if (!watch) throw notFound(WATCH_MESSAGES.notFound);
     return watch;
   }

@@ -387,6 +387,11 @@ export async function siteOfFeedToken(db: Db, token: string): Promise<string | u
   return row?.site_id;
 }
 
+/** What notifications call a site: its live home page's title, else its original's host. */
+function siteNameOf(title: string | null, sourceUrl: string): string {
+  return title || new URL(sourceUrl).host;
+}
+
 /** Who is told of a site's changes, and what the site and the version are called. */
 export async function notificationContext(db: Db, siteId: string, versionId: string) {
   const row = await db
@@ -407,7 +412,7 @@ export async function notificationContext(db: Db, siteId: string, versionId: str
   if (!row) return undefined;
   return {
     owner: { to: row.email, name: row.name },
-    siteName: row.title || new URL(row.source_url).host,
+    siteName: siteNameOf(row.title, row.source_url),
     versionNumber: row.number,
   };
 }
@@ -429,7 +434,7 @@ export async function siteNames(db: Db, siteIds: string[]): Promise<Map<string, 
     .select(['sites.id', 'sites.source_url', 'site_versions.title'])
     .where('sites.id', 'in', siteIds)
     .execute();
-  return new Map(rows.map((r) => [r.id, r.title || new URL(r.source_url).host]));
+  return new Map(rows.map((r) => [r.id, siteNameOf(r.title, r.source_url)]));
 }
 
 /** Deliveries older than this are forgotten. */

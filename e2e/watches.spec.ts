@@ -120,12 +120,35 @@ test('an owner picks a part of a page to watch, a sync changes it, and the repor
   await expect(added).toBeVisible();
   await expect(page.locator('del', { hasText: 'Spring' })).toBeVisible();
 
-  // At a laptop's width and a phone's, the diff is on screen and nothing scrolls sideways.
+  // How the page looks before and after: rendered in Chromium once the version is live, then
+  // shown under its text diff (the report screen asks again until it is done).
+  const looks = page.getByRole('region', { name: en('site.changes.visual.title') });
+  const newLook = (viewport: 'desktop' | 'mobile') =>
+    looks.getByRole('img', {
+      name: en('site.changes.visual.afterAlt', {
+        path: '/',
+        viewport: en(`fidelity.viewports.${viewport}`),
+      }),
+    });
+  await expect(newLook('desktop')).toBeVisible({ timeout: RUN_TIMEOUT });
+  await expect(looks.getByRole('slider')).toBeVisible();
+
+  // At a laptop's width and a phone's, the diff and the viewer (at the page's desktop and phone
+  // widths) are on screen, their pictures loaded, and nothing scrolls sideways.
   await expectScreenFits(page, 'change-report', {
     viewports: [LAPTOP, { width: 390, height: 844 }],
-    ready: async () => {
+    ready: async (_page, viewport) => {
       await expect(added).toBeVisible();
       await expect(removed).toBeVisible();
+      const width = viewport.width < 600 ? 'mobile' : 'desktop';
+      await looks.getByRole('button', { name: en(`fidelity.viewports.${width}`) }).click();
+      await expect(newLook(width)).toBeVisible();
+      await expect
+        .poll(() => newLook(width).evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .toBe(320);
+      await expect(
+        looks.getByRole('button', { name: en('site.changes.visual.modes.before') }),
+      ).toBeVisible();
     },
   });
 });

@@ -27,6 +27,7 @@ import type { StorageService } from './modules/storage/storage.service.js';
 import type { PaymentsService } from './modules/payments/payments.service.js';
 import type { ScreenshotsService } from './modules/screenshots/screenshots.service.js';
 import type { FidelityService } from './modules/fidelity/fidelity.service.js';
+import type { VisualDiffService } from './modules/visual-diff/visual-diff.service.js';
 import type { IdeasService } from './modules/ideas/ideas.service.js';
 import type { SitesService } from './modules/sites/sites.service.js';
 import type { Sandbox } from './platform/sandbox/sandbox.js';
@@ -50,6 +51,7 @@ declare module 'fastify' {
     authService: AuthService;
     sitesService: SitesService;
     fidelityService: FidelityService;
+    visualDiffService: VisualDiffService;
     ideasService: IdeasService;
     customizeService: CustomizeService;
     blobs: SweepableBlobStore;
@@ -140,6 +142,7 @@ async function buildHttpApp(
   app.decorate('authService', services.authService);
   app.decorate('sitesService', services.sitesService);
   app.decorate('fidelityService', services.fidelityService);
+  app.decorate('visualDiffService', services.visualDiffService);
   app.decorate('ideasService', services.ideasService);
   app.decorate('customizeService', services.customizeService);
   app.decorate('screenshotsService', services.screenshotsService);

@@ -12,6 +12,7 @@
  *
  * Nothing here imports Fastify or the web app, so a worker never loads the web stack.
  */
+import type { ChangeReport } from '@mirror/contract';
 import type { SweepableBlobStore } from '@mirror/engine';
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
@@ -33,6 +34,11 @@ import {
 import { createDomainRegistry, type DomainRegistry } from './modules/domains/domain-registry.js';
 import { createDomainsService, type DomainsService } from './modules/domains/domains.service.js';
 import { createFidelityCheckJob } from './modules/fidelity/fidelity-check.job.js';
+import { createVisualDiffJob } from './modules/visual-diff/visual-diff.job.js';
+import {
+  createVisualDiffService,
+  type VisualDiffService,
+} from './modules/visual-diff/visual-diff.service.js';
 import { createIdeasService, type IdeasService } from './modules/ideas/ideas.service.js';
 import {
   createFidelityService,
@@ -201,6 +207,7 @@ export interface Services {
   authService: AuthService;
   sitesService: SitesService;
   fidelityService: FidelityService;
+  visualDiffService: VisualDiffService;
   ideasService: IdeasService;
   customizeService: CustomizeService;
   screenshotsService: ScreenshotsService;
@@ -330,6 +337,36 @@ export function createServices(
       .queue(siteId, versionId)
       .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'fidelity check not queued'));
   };
+  // The visual diff of each change report that lists changed pages (issue 33), after it is live.
+  const visualDiffJob = register(
+    createVisualDiffJob({
+      db,
+      config,
+      sandbox: platform.sandbox,
+      versions: siteVersions,
+      plans,
+      storage: storageService,
+    }),
+  );
+  const visualDiffService = createVisualDiffService({
+    db,
+    blobs,
+    jobs,
+    diffJob: visualDiffJob,
+    sites: { ownedSite: (user, id) => sitesService.ownedSite(user, id) },
+  });
+  const onChangeReport = async (
+    siteId: string,
+    versionId: string,
+    baseVersionId: string,
+    report: ChangeReport,
+  ) => {
+    if (!config.mirror.visualDiffs) return;
+    // The report is stored already; a visual diff not queued only leaves it without pictures.
+    await visualDiffService
+      .queue(siteId, versionId, baseVersionId, report)
+      .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'visual diff not queued'));
+  };
   const aiProviders = createAiProviders(config);
   const customizeJob = register(
     createCustomizeSiteJob({
@@ -371,6 +408,7 @@ export function createServices(
       pruneVersions: (siteId) => siteVersions.prune(siteId),
       onPublished,
       onVersionReady: onMirrorReady,
+      onChangeReport,
       onMirrored: (copy) => metrics.mirrored(copy),
       watches: watchesService,
       startFollowUp: async (siteId, versionId) => {
@@ -392,6 +430,7 @@ export function createServices(
     onPublished,
     afterDeletion,
     fidelitySummaries: (versionIds) => fidelityService.summaries(versionIds),
+    visualDiffOf: (versionId) => visualDiffService.visualOf(versionId),
     pruneVersions: (siteId) => siteVersions.prune(siteId),
   });
   const fidelityService = createFidelityService({
@@ -478,6 +517,7 @@ export function createServices(
     }),
     sitesService,
     fidelityService,
+    visualDiffService,
     ideasService: createIdeasService({ config, limiter, log, screenshots: screenshotsService }),
     customizeService,
     screenshotsService,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FIDELITY_STATES, FIDELITY_VIEWPORTS } from './fidelity.js';
 
 /**
  * What changed between two versions of a mirrored site (issue 33): the change report made for
@@ -81,6 +82,41 @@ export const ChangeReport = z.object({
 });
 export type ChangeReport = z.infer<typeof ChangeReport>;
 
+/** One changed page at one width, as the previous and the new version render it. */
+export const VisualDiffPage = z.object({
+  /** The page's path in the copy, as in the report's changed pages. */
+  path: z.string(),
+  viewport: z.enum(FIDELITY_VIEWPORTS),
+  /** Pixels that differ, in per cent, noise left out (0: the page looks the same). */
+  diffPercent: z.number(),
+  /** Pixels that differ between two renders of the new version (a rotating banner): not counted. */
+  noisePercent: z.number(),
+  /** Why the page could not be rendered (nothing was measured); null when it was. */
+  unmeasured: z.string().nullable(),
+  /**
+   * Small PNG screenshots (320 px wide), owner only (sent with the bearer token): the previous
+   * version, the new one, and their difference (the new one in grey, changes red, noise blue).
+   */
+  beforeShot: z.string(),
+  afterShot: z.string(),
+  diffShot: z.string(),
+});
+export type VisualDiffPage = z.infer<typeof VisualDiffPage>;
+
+/**
+ * The visual diff of a report's changed pages (the fidelity check's renderer, noise handling and
+ * heatmaps), made after the version is live: queued, running, then completed or failed.
+ */
+export const VisualDiff = z.object({
+  state: z.enum(FIDELITY_STATES),
+  /** Why it failed (state `failed`). */
+  error: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+  /** Page by page in the report's order, each at desktop then phone width. */
+  pages: z.array(VisualDiffPage),
+});
+export type VisualDiff = z.infer<typeof VisualDiff>;
+
 /** `GET /domains/clone/{id}/versions/{versionId}/changes`: the report, and what it compared. */
 export const VersionChanges = z.object({
   versionId: z.string(),
@@ -88,6 +124,11 @@ export const VersionChanges = z.object({
   baseVersionId: z.string(),
   baseNumber: z.number().int().nullable(),
   report: ChangeReport,
+  /**
+   * How the changed pages look before and after; null when none is made (no page changed, visual
+   * diffs are off, or the report is older). Optional: older servers do not send it.
+   */
+  visual: VisualDiff.nullable().optional(),
 });
 export type VersionChanges = z.infer<typeof VersionChanges>;
 
@@ -119,6 +160,13 @@ export function changeDigest(report: ChangeReport): ChangeDigest {
       .map((page) => page.path),
   };
 }
+
+/** A screenshot of a visual diff: `GET …/versions/{versionId}/changes/shots/{file}` (`<sha256>.png`). */
+export const ChangeShotParams = z.object({
+  id: z.string().min(1).max(64),
+  versionId: z.string().min(1).max(64),
+  file: z.string().regex(/^[0-9a-f]{64}\.png$/, 'Not a screenshot of a change report.'),
+});
 
 export const CHANGE_REPORT_LIMITS = {
   /** Places shown per changed page. */

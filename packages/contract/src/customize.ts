@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EDIT_PLAN_LIMITS, EditOp } from './edit-plan.js';
+import { EDIT_PLAN_LIMITS, PageEditOp, RestorePageOp } from './edit-plan.js';
 import { IDEA_MAX_LENGTH } from './ideas.js';
 import { CloneRequestBody } from './sites.js';
 
@@ -26,6 +26,13 @@ export const CUSTOMIZE_MESSAGES = {
   /** POST …/versions/{versionId}/undo on a version that is not a draft, or an index it has not. */
   undoNotDraft: 'Only an edit of a draft can be undone.',
   undoNoSuchEdit: 'This draft has no such edit.',
+  /**
+   * POST …/versions/{versionId}/changes/restore (issue 33) when the version the report compared
+   * with was deleted since, or the page is not in it.
+   */
+  restoreBaseGone:
+    'The previous version is no longer kept, so this page cannot be restored from it.',
+  restoreNotInBase: 'This page is not in the previous version, so it cannot be restored from it.',
   rateLimited: 'Too many customizations. Please wait a few minutes and try again.',
   /**
    * An upload reference (`replaceImage` with `upload`) that names no image of the caller's own
@@ -63,7 +70,7 @@ const Instructions = z
 /** What a customization asks for: instructions in plain language and/or structured edits. */
 export const Customizations = z.object({
   instructions: Instructions.optional(),
-  ops: z.array(EditOp).max(EDIT_PLAN_LIMITS.maxOps).optional(),
+  ops: z.array(PageEditOp).max(EDIT_PLAN_LIMITS.maxOps).optional(),
   /**
    * Make the draft from the parts of the instructions that were understood; the others are kept
    * on the draft as not understood (`SiteVersion.unparsed`). Without it, a part not understood
@@ -112,6 +119,13 @@ export const UndoEditBody = z.object({
   index: z.number().int().min(0).max(EDIT_PLAN_LIMITS.maxOps),
 });
 export type UndoEditBody = z.infer<typeof UndoEditBody>;
+
+/**
+ * POST /domains/clone/{id}/versions/{versionId}/changes/restore: a draft of the site with `path`
+ * as the version the report compared with had it (issue 33), made like a customization.
+ */
+export const RestorePageBody = z.object({ path: RestorePageOp.shape.path });
+export type RestorePageBody = z.infer<typeof RestorePageBody>;
 
 /** POST /domains/clone-with-ai (SPEC §3 AI rewrite request, §7). */
 export const CloneWithAiBody = z.object({

@@ -239,7 +239,22 @@ export const SetDescriptionOp = z.object({
   ...scope,
 });
 
-export const EditOp = z.discriminatedUnion('op', [
+/**
+ * Puts a page back as an earlier version of the same site had it (issue 33: "Restore this page
+ * from the previous version", from a change report), with the files it needs that the version
+ * lacks. The server applies it (the applier cannot read versions): it is never asked for in a
+ * customization or planned by a model, only made by the restore call and carried with the plan.
+ */
+export const RestorePageOp = z.object({
+  op: z.literal('restorePage'),
+  /** The page's path in the copy (`/pricing`, `/pricing/`, `/pricing/index.html` are one page). */
+  path: z.string().max(L.maxUrlLength, M.pagesInvalid).regex(PAGE_PATTERN, M.pagesInvalid),
+  /** The version of the same site it comes from. */
+  fromVersionId: z.uuid(),
+});
+
+/** The edits a customization may ask for and a provider may plan: every op but `restorePage`. */
+export const PageEditOp = z.discriminatedUnion('op', [
   ReplaceTextOp,
   SetTextOp,
   RewriteCopyOp,
@@ -253,6 +268,9 @@ export const EditOp = z.discriminatedUnion('op', [
   SetTitleOp,
   SetDescriptionOp,
 ]);
+
+/** Every op a version's plan may hold. */
+export const EditOp = z.discriminatedUnion('op', [...PageEditOp.options, RestorePageOp]);
 
 export const EditPlan = z.object({
   ops: z.array(EditOp).max(L.maxOps, M.tooManyOps),
@@ -271,6 +289,8 @@ export type InsertHtmlOp = z.infer<typeof InsertHtmlOp>;
 export type ReplaceImageOp = z.infer<typeof ReplaceImageOp>;
 export type SetTitleOp = z.infer<typeof SetTitleOp>;
 export type SetDescriptionOp = z.infer<typeof SetDescriptionOp>;
+export type RestorePageOp = z.infer<typeof RestorePageOp>;
+export type PageEditOp = z.infer<typeof PageEditOp>;
 export type EditOp = z.infer<typeof EditOp>;
 export type EditOpType = EditOp['op'];
 export type EditPlan = z.infer<typeof EditPlan>;

@@ -16,7 +16,14 @@ import {
   applySetTitle,
 } from './ops-text.js';
 import { SelectorError } from './selector.js';
-import type { ApplyPlanResult, EditOp, EditPlan, OpReport, SiteDocument } from './types.js';
+import type {
+  ApplyPlanResult,
+  EditOp,
+  EditPlan,
+  OpReport,
+  RestorePageOp,
+  SiteDocument,
+} from './types.js';
 
 type Handler<T extends EditOp> = (op: T, ctx: PlanContext, out: Outcome) => void;
 
@@ -33,7 +40,18 @@ const HANDLERS: { [K in EditOp['op']]: Handler<Extract<EditOp, { op: K }>> } = {
   replaceImage: applyReplaceImage,
   setTitle: applySetTitle,
   setDescription: applySetDescription,
+  restorePage: countRestoredPage,
 };
+
+/**
+ * A page restored from an earlier version is put into the next version's files by the server,
+ * which can read versions (the applier cannot); it is counted here on the page it brings back, so
+ * the report and the draft's edits list it like any other edit.
+ */
+function countRestoredPage(op: RestorePageOp, _ctx: PlanContext, out: Outcome): void {
+  out.matches = 1;
+  out.documents.add(op.path);
+}
 
 function runOp(op: EditOp, ctx: PlanContext, out: Outcome): void {
   (HANDLERS[op.op] as Handler<EditOp>)(op, ctx, out);
@@ -174,6 +192,12 @@ function phrases(
       return {
         past: `Set the description to ${quote(op.description)}`,
         present: 'set the description',
+        unit: 'page',
+      };
+    case 'restorePage':
+      return {
+        past: `Brought back ${op.path} from an earlier version`,
+        present: `bring back ${op.path}`,
         unit: 'page',
       };
   }

@@ -310,6 +310,8 @@ function describeOp(op: EditOp, outlines: readonly PageOutline[]): string {
       return `Set the page title to ${q(op.title)}${where(op.pages)}`;
     case 'setDescription':
       return `Set the page description (shown in search results) to ${q(op.description)}${where(op.pages)}`;
+    case 'restorePage':
+      return `Bring back the page ${op.path} as it was in an earlier version`;
   }
 }
 

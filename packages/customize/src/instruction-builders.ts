@@ -23,7 +23,7 @@ import {
   urlOf,
 } from './instruction-values.js';
 import type { PageOutline } from './outline.js';
-import type { ColorRole, EditOp, FontRole, InsertPosition } from './types.js';
+import type { ColorRole, FontRole, InsertPosition, PageEditOp } from './types.js';
 
 /**
  * What the rules of the built-in instruction engine (instruction-rules.ts) share: the vocabulary of
@@ -31,7 +31,7 @@ import type { ColorRole, EditOp, FontRole, InsertPosition } from './types.js';
  */
 
 /** What a rule makes of an instruction: ops, a reason it cannot be used, or null (no match). */
-export type Built = EditOp | EditOp[] | { note: string } | null;
+export type Built = PageEditOp | PageEditOp[] | { note: string } | null;
 
 export interface Context {
   outline: PageOutline | undefined;
@@ -100,7 +100,7 @@ export function textValue(v: string): string {
   return unquote(v).text;
 }
 
-export function withTarget<T extends EditOp>(op: T, resolved: Resolved): T | { note: string } {
+export function withTarget<T extends PageEditOp>(op: T, resolved: Resolved): T | { note: string } {
   if ('note' in resolved) return resolved;
   const out = { ...op, selector: resolved.selector } as T & { withText?: string };
   if (resolved.withText !== undefined) out.withText = resolved.withText;
@@ -120,7 +120,7 @@ function atSelector(selector: string, ctx: Context): { selector: string; pages?:
 export function fontOp(rawFamily: string, roleWord: string | undefined, strict = false): Built {
   const family = fontFamily(rawFamily, strict);
   if (!family) return null;
-  const op: EditOp = { op: 'changeFont', family };
+  const op: PageEditOp = { op: 'changeFont', family };
   const role = roleWord
     ? (FONT_ROLE_WORDS[roleWord.toLowerCase().replace(/\s+/g, ' ')] ?? 'all')
     : undefined;
@@ -145,7 +145,7 @@ const MODES: Record<'dark' | 'light', { background: string; text: string }> = {
   light: { background: '#ffffff', text: '#222222' },
 };
 
-export function modeOps(word: string): EditOp[] {
+export function modeOps(word: string): PageEditOp[] {
   const mode = MODES[/^dark/i.test(word) ? 'dark' : 'light'];
   return [
     { op: 'changeColor', role: 'background', to: mode.background },
@@ -160,7 +160,7 @@ const SIZE_TARGETS = {
   text: 'p,li,blockquote,dd,dt,figcaption,td,th,label',
 } as const;
 
-export function sizeOp(what: string, direction: string, amount: string | undefined): EditOp {
+export function sizeOp(what: string, direction: string, amount: string | undefined): PageEditOp {
   const target = /head|title|h1/i.test(what) ? 'headings' : 'text';
   const bigger = /big|larg|huge|increase|enlarge|bold/i.test(direction);
   const much = /lot|much|way|huge/i.test(amount ?? direction);
@@ -274,8 +274,8 @@ export function phoneOps(v: string, ctx: Context): Built {
   return [
     ...texts
       .filter((t) => t !== phone)
-      .map((t): EditOp => ({ op: 'replaceText', find: t, replace: phone })),
-    ...telLinks(hrefs, texts).map((selector): EditOp => ({
+      .map((t): PageEditOp => ({ op: 'replaceText', find: t, replace: phone })),
+    ...telLinks(hrefs, texts).map((selector): PageEditOp => ({
       op: 'setAttribute',
       selector,
       name: 'href',
@@ -303,8 +303,8 @@ export function emailOps(v: string, ctx: Context): Built {
   return [
     ...texts
       .filter((t) => t.toLowerCase() !== email.toLowerCase())
-      .map((t): EditOp => ({ op: 'replaceText', find: t, replace: email })),
-    ...mailLinks(hrefs, texts).map((selector): EditOp => ({
+      .map((t): PageEditOp => ({ op: 'replaceText', find: t, replace: email })),
+    ...mailLinks(hrefs, texts).map((selector): PageEditOp => ({
       op: 'setAttribute',
       selector,
       name: 'href',

@@ -13,7 +13,7 @@ import { REWRITES, RULES } from './instruction-rules.js';
 import type { Built, Context } from './instruction-builders.js';
 import { suggestFor } from './instruction-suggest.js';
 import type { PageOutline } from './outline.js';
-import type { EditOp, EditPlan } from './types.js';
+import type { EditPlan, PageEditOp } from './types.js';
 
 /**
  * The built-in instruction engine: the default, deterministic "AI" provider. It understands the
@@ -46,7 +46,7 @@ export interface ParsedInstructions {
   suggestions: Suggestion[];
 }
 
-function checkLimits(op: EditOp): string | undefined {
+function checkLimits(op: PageEditOp): string | undefined {
   const texts: (string | undefined)[] = [];
   switch (op.op) {
     case 'replaceText':
@@ -76,7 +76,7 @@ function checkLimits(op: EditOp): string | undefined {
   return undefined;
 }
 
-function applyModifiers(op: EditOp, mods: Modifiers): EditOp {
+function applyModifiers(op: PageEditOp, mods: Modifiers): PageEditOp {
   const out = { ...op };
   if (mods.pages) out.pages = mods.pages;
   if (out.op === 'replaceText') {
@@ -88,7 +88,7 @@ function applyModifiers(op: EditOp, mods: Modifiers): EditOp {
 }
 
 /** "clean blog" is replaced where the page writes "Clean Blog". */
-function spelledAsOnPage(op: EditOp, ctx: Context): EditOp {
+function spelledAsOnPage(op: PageEditOp, ctx: Context): PageEditOp {
   if (op.op !== 'replaceText' || !ctx.outline) return op;
   const find = pageSpelling(op.find, ctx.outline);
   return find === op.find ? op : { ...op, find };
@@ -128,7 +128,7 @@ function parseClause(clause: string, ctx: Context): Built {
 }
 
 type Piece =
-  | { kind: 'ops'; text: string; ops: EditOp[]; start: number }
+  | { kind: 'ops'; text: string; ops: PageEditOp[]; start: number }
   | { kind: 'note'; text: string; note: string }
   | { kind: 'unparsed'; text: string; chunks: Chunk[] }
   | { kind: 'filler'; text?: string };
@@ -309,7 +309,7 @@ export function splitInstructions(text: string, outline?: PageOutline): string[]
  * what is on the page; without it, generic selectors are used where they are safe.
  */
 export function parseInstructions(text: string, outline?: PageOutline): ParsedInstructions {
-  const ops: EditOp[] = [];
+  const ops: PageEditOp[] = [];
   const understood: string[] = [];
   const unparsed: string[] = [];
   const notes: string[] = [];

@@ -94,6 +94,7 @@ const EnvSchema = z
     VERSION_THUMBNAILS: booleanString.default(true),
     FIDELITY_CHECKS: booleanString.default(true),
     FIDELITY_MAX_PAGES: z.coerce.number().int().min(1).max(100).optional(),
+    VISUAL_DIFFS: booleanString.default(true),
     REFERENCE_SCREENSHOTS: booleanString.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
@@ -286,6 +287,11 @@ export interface Config {
     fidelityChecks: boolean;
     /** Caps the pages a fidelity check takes below the plan's number (a small machine, CI). */
     fidelityMaxPages: number | undefined;
+    /**
+     * Renders the changed pages of every change report before and after in Chromium (issue 33),
+     * as many as a fidelity check takes.
+     */
+    visualDiffs: boolean;
     /** Idea searches capture their references' screenshots in the background (reference cards). */
     referenceScreenshots: boolean;
   };
@@ -429,6 +435,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       versionThumbnails: env.VERSION_THUMBNAILS,
       fidelityChecks: env.FIDELITY_CHECKS,
       fidelityMaxPages: env.FIDELITY_MAX_PAGES,
+      visualDiffs: env.VISUAL_DIFFS,
       referenceScreenshots: env.REFERENCE_SCREENSHOTS,
     },
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS

@@ -5,6 +5,7 @@ import { TEST_CARDS } from '@mirror/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveReport } from '../modules/fidelity/fidelity.repository.js';
 import { saveScreenshot } from '../modules/screenshots/screenshots.repository.js';
+import { queueVisualDiff, saveVisualDiff } from '../modules/visual-diff/visual-diff.repository.js';
 import { startDnsServer, type TestDnsServer } from '../test/dns-server.js';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.js';
 import { startOpenAiServer } from '../test/openai-server.js';
@@ -51,6 +52,8 @@ interface Ids {
   screenshotFile: string;
   /** A screenshot of the live version's fidelity report. */
   fidelityShotFile: string;
+  /** A screenshot of the visual diff of the live version's change report. */
+  changeShotFile: string;
   watchId: string;
   /** The site's change feed's token (its address is the key). */
   feedToken: string;
@@ -328,6 +331,14 @@ const ROWS: Row[] = [
     }),
   },
   {
+    route: 'GET /api/domains/clone/:id/versions/:versionId/changes/shots/:file',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/versions/${i.liveVersionId}/changes/shots/${i.changeShotFile}`,
+    }),
+  },
+  {
     route: 'GET /api/domains/clone/:id/watches',
     access: 'owner',
     expect: ownerOnly(200),
@@ -458,6 +469,28 @@ const ROWS: Row[] = [
       payload: { index: 0 },
     }),
     afterOwner: () => settled(),
+  },
+  {
+    route: 'POST /api/domains/clone/:id/versions/:versionId/changes/restore',
+    access: 'owner',
+    // The setup's report compares the live version with itself: its home page makes a draft.
+    expect: ownerOnly(202),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/versions/${i.liveVersionId}/changes/restore`,
+      payload: { path: '/' },
+    }),
+    afterOwner: async () => {
+      await settled();
+      const versions = await ownerGet(`/api/domains/clone/${ids.siteId}/versions`);
+      const draft = (versions.body as { id: string; draft: boolean }[]).find((v) => v.draft);
+      expect(draft, 'the restore leaves a draft').toBeDefined();
+      const discarded = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/domains/clone/${ids.siteId}/versions/${draft!.id}`,
+        headers: accounts.owner.headers,
+      });
+      expect(discarded.statusCode).toBe(200);
+    },
   },
   {
     route: 'POST /api/domains/clone-with-ai',
@@ -1054,6 +1087,24 @@ beforeAll(async () => {
     repairedVersionId: null,
   });
   ids.fidelityShotFile = `${shot.hash}.png`;
+
+  // The visual diff of the live version's change report (as its job would leave it).
+  await queueVisualDiff(t.app.database.db, { versionId: ids.liveVersionId, siteId: ids.siteId });
+  await saveVisualDiff(t.app.database.db, {
+    versionId: ids.liveVersionId,
+    checkedAt: new Date(now).toISOString(),
+    pages: [
+      {
+        path: '/',
+        viewport: 'desktop',
+        diffPercent: 1,
+        noisePercent: 0,
+        shots: { before: shot.hash, after: shot.hash, diff: shot.hash },
+      },
+    ],
+    shotSizes: { [shot.hash]: shot.size },
+  });
+  ids.changeShotFile = `${shot.hash}.png`;
 }, 60_000);
 
 afterAll(async () => {

@@ -79,6 +79,7 @@ export function createTestConfig(overrides: Record<string, string> = {}): Config
     // Chromium runs for thumbnails only in the tests that ask for them.
     VERSION_THUMBNAILS: 'false',
     FIDELITY_CHECKS: 'false',
+    VISUAL_DIFFS: 'false',
     // Idea searches capture their references only in the tests about reference screenshots.
     REFERENCE_SCREENSHOTS: 'false',
     ...sharedServicesEnv(),

@@ -17,3 +17,10 @@ export {
   type Token,
 } from './noise.js';
 export { diffWords, hunksOf, type WordEdit } from './word-diff.js';
+export {
+  compareRenderedPages,
+  type VisualDiffOptions,
+  type VisualDiffPage,
+  type VisualDiffReport,
+  type VisualDiffShots,
+} from './visual-diff.js';

@@ -11,6 +11,7 @@ import { createHttpClient } from '../net/http-client.js';
 import { launchChromium } from '../render/chromium.js';
 import { createUrlMapper } from '../url-map.js';
 import {
+  blankPng,
   decodePng,
   differingPixels,
   encodePng,
@@ -27,6 +28,7 @@ import {
 } from './compare.js';
 import {
   createRenderLanes,
+  frozenMinute,
   type PageCapture,
   type RenderLanes,
   type RenderSide,
@@ -87,7 +89,7 @@ export async function checkFidelity(options: CheckFidelityOptions): Promise<Fide
   const now = options.now ?? Date.now;
   const started = now();
   // Every render of this check starts at the same minute: the copy and the original read one date.
-  const frozenTime = Math.floor(started / 60_000) * 60_000;
+  const frozenTime = frozenMinute(started);
   const limits = { ...FIDELITY_DEFAULTS, ...options.limits };
   const viewports = options.viewports ?? (['desktop', 'mobile'] as const);
   const mapper = createUrlMapper(options.original.url);
@@ -184,7 +186,6 @@ export async function checkFidelity(options: CheckFidelityOptions): Promise<Fide
       .slice(0, FIDELITY_SCRIPT_ERRORS.maxMessages)
       .map((message) => message.slice(0, FIDELITY_SCRIPT_ERRORS.maxLength));
 
-  const blank = (): Buffer => encodePng({ width: 1, height: 1, data: new Uint8Array(4).fill(255) });
   const unavailable = (task: Task, kept: Kept, error: unknown): FidelityPageResult => ({
     path: task.path,
     url: task.url,
@@ -198,7 +199,7 @@ export async function checkFidelity(options: CheckFidelityOptions): Promise<Fide
     height: { original: kept.height, copy: 0 },
     reasons: ['copy-unavailable'],
     belowThreshold: true,
-    shots: { original: shrink(decodePng(kept.original)), copy: blank(), diff: blank() },
+    shots: { original: shrink(decodePng(kept.original)), copy: blankPng(), diff: blankPng() },
   });
 
   /** Renders the original once more: where it differs from the first render is its noise. */
@@ -239,7 +240,7 @@ export async function checkFidelity(options: CheckFidelityOptions): Promise<Fide
     const a = first ?? (await renderOriginal());
     options.signal?.throwIfAborted();
     if (!a) {
-      const none = blank();
+      const none = blankPng();
       const result: FidelityPageResult = {
         path: task.path,
         url: task.url,

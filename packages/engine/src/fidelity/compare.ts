@@ -40,6 +40,11 @@ export function encodePng(picture: Picture): Buffer {
   return PNG.sync.write(png, { colorType: 2, filterType: 4 });
 }
 
+/** A white pixel: the picture of a render that could not be made. */
+export function blankPng(): Buffer {
+  return encodePng({ width: 1, height: 1, data: new Uint8Array(4).fill(255) });
+}
+
 /** The top-left `width` × `height` of a picture (a view when nothing is cut). */
 function crop(picture: Picture, width: number, height: number): Uint8Array {
   if (picture.width === width && picture.height === height) return picture.data;

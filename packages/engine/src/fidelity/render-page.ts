@@ -28,8 +28,11 @@ import { corsAllows, corsOriginOf, originAfterRedirect, preflightAllows } from '
 import { FIDELITY_SCRIPT_ERRORS } from './verdict.js';
 
 export interface RenderSide {
-  /** Tells lanes apart: a lane serves one side. */
-  name: 'original' | 'copy';
+  /**
+   * Tells lanes apart: a lane serves one side (the fidelity check's original and copy, the visual
+   * diff's versions before and after).
+   */
+  name: 'original' | 'copy' | 'before' | 'after';
   client: HttpClient;
   /** Set for the copy: requests to any other origin are refused and listed as external. */
   ownOrigin?: string;
@@ -176,6 +179,14 @@ function sleep(ms: number): Promise<void> {
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : 'failed';
+}
+
+/**
+ * The instant every render of one check starts at (its minute): both sides read one date, so a
+ * page that prints the time shows the same time on both.
+ */
+export function frozenMinute(ms: number): number {
+  return Math.floor(ms / 60_000) * 60_000;
 }
 
 /**

@@ -4,10 +4,8 @@
  * megabytes. Pictures of a page over its budget are scaled down, the largest first, until they
  * fit; a page that fits keeps its pictures as they are.
  */
-import { decodePng, encodePng, scaleToWidth } from './compare.js';
-import type { FidelityPageResult, FidelityShots } from './types.js';
+import { blankPng, decodePng, encodePng, scaleToWidth } from './compare.js';
 
-const SHOT_KINDS: readonly (keyof FidelityShots)[] = ['original', 'copy', 'diff'];
 /** Rounds of scaling one picture down before it is replaced by a blank one. */
 const MAX_ROUNDS = 8;
 
@@ -39,26 +37,31 @@ export function shrinkPng(png: Buffer, maxBytes: number): Buffer {
     if (smaller.length <= maxBytes) return smaller;
     size = smaller.length;
   }
-  return encodePng({ width: 1, height: 1, data: new Uint8Array(4).fill(255) });
+  return blankPng();
 }
+
+/** A page's pictures by kind (`FidelityShots`, `VisualDiffShots`). */
+type ShotsOf<P> = P extends { shots: infer S } ? S : never;
 
 /**
  * The pages with each page's pictures (every viewport and kind of the same path together) taking
- * at most `bytesPerPage`.
+ * at most `bytesPerPage`. Used by the fidelity check and the visual diff of change reports.
  */
-export function fitShotsToBudget(
-  pages: readonly FidelityPageResult[],
+export function fitShotsToBudget<P extends { path: string; shots: object }>(
+  pages: readonly P[],
   bytesPerPage: number,
-): FidelityPageResult[] {
-  const out = pages.map((page) => ({ ...page, shots: { ...page.shots } }));
-  const byPath = new Map<string, FidelityPageResult[]>();
+): P[] {
+  const out = pages.map((page) => ({ ...page, shots: { ...page.shots } as ShotsOf<P> }));
+  const pictures = (page: P) => page.shots as Record<string, Buffer>;
+  const byPath = new Map<string, P[]>();
   for (const page of out) byPath.set(page.path, [...(byPath.get(page.path) ?? []), page]);
   for (const group of byPath.values()) {
-    const sizes = group.flatMap((page) => SHOT_KINDS.map((kind) => page.shots[kind].length));
+    const sizes = group.flatMap((page) => Object.values(pictures(page)).map((png) => png.length));
     if (sizes.reduce((a, b) => a + b, 0) <= bytesPerPage) continue;
     const share = shareOf(sizes, bytesPerPage);
     for (const page of group) {
-      for (const kind of SHOT_KINDS) page.shots[kind] = shrinkPng(page.shots[kind], share);
+      const shots = pictures(page);
+      for (const kind of Object.keys(shots)) shots[kind] = shrinkPng(shots[kind]!, share);
     }
   }
   return out;

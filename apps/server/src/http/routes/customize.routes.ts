@@ -5,6 +5,7 @@ import {
   CloneWithAiResponse,
   CustomizeBody,
   MessageResponse,
+  RestorePageBody,
   SiteIdParams,
   UndoEditBody,
   UnderstandBody,
@@ -131,6 +132,36 @@ export const customizeRoutes: FastifyPluginAsyncZod = async (app) => {
             request.params.id,
             request.params.versionId,
             request.body.index,
+          ),
+        ),
+  );
+
+  app.post(
+    '/clone/:id/versions/:versionId/changes/restore',
+    {
+      schema: {
+        tags,
+        summary:
+          "Restore a page of a version's change report as the version it was compared with had it (a new draft to review)",
+        security: bearer,
+        params: VersionParams,
+        body: RestorePageBody,
+        response: { 202: CloneStatusResponse },
+      },
+      // Signed-in owners only, checked before the body so visitors get the 401, not a 400.
+      onRequest: async (request) => {
+        await requireAuth(request);
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(
+          await customize.restorePage(
+            (await requireAuth(request)).user,
+            request.params.id,
+            request.params.versionId,
+            request.body.path,
           ),
         ),
   );

@@ -9,6 +9,7 @@ import { ideasRoutes } from './ideas.routes.js';
 import { parkingRoutes } from './parking.routes.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { screenshotsRoutes } from './screenshots.routes.js';
+import { visualDiffRoutes } from './visual-diff.routes.js';
 import { watchesRoutes } from './watches.routes.js';
 
 /** Every API resource, mounted under /api. Routes stay thin: validate, call a service, shape the answer. */
@@ -20,6 +21,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(customizeRoutes, { prefix: '/domains' });
   await app.register(fidelityRoutes, { prefix: '/domains' });
   await app.register(watchesRoutes, { prefix: '/domains' });
+  await app.register(visualDiffRoutes, { prefix: '/domains' });
   await app.register(customDomainsRoutes, { prefix: '/domains' });
   await app.register(parkingRoutes, { prefix: '/domains' });
   await app.register(tlsAskRoutes, { prefix: '/internal' });

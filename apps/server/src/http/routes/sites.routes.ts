@@ -186,7 +186,7 @@ export const sitesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'What a mirror version changed against the version it replaced',
         description:
-          'Pages added, removed and changed (text diff in context, title and meta, links, images) and files added, removed and changed, noise left out. 404 for a version without a report: a first mirror, an edit, or an older version.',
+          'Pages added, removed and changed (text diff in context, title and meta, links, images) and files added, removed and changed, noise left out; and `visual`, how the changed pages look before and after at desktop and phone widths (made after the version is live: queued, running, completed or failed; null without one). 404 for a version without a report: a first mirror, an edit, or an older version.',
         security: bearer,
         params: VersionParams,
         response: { 200: VersionChanges },

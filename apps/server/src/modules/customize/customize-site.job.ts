@@ -32,6 +32,7 @@ import {
   uploadHashesOf,
 } from './customize.repository.js';
 import { localizeFontsInSandbox } from './font-assets.task.js';
+import { resolveRestores } from './restore-page.js';
 import { describeOutcome } from './plain-changes.js';
 import { buildManifest, outlinesOf, readDocuments } from './version-files.js';
 import type { StorageService } from '../storage/storage.service.js';
@@ -267,6 +268,17 @@ export function createCustomizeSiteJob(
           ops = ops.filter((op) => !foreign.includes(op));
           notes.push(...foreign.map(() => CUSTOMIZE_MESSAGES.uploadLeftOut));
         }
+        // Pages restored from earlier versions (issue 33) are read and held now; one whose
+        // version is gone is left out with a note. A restore asked for alone fails the step.
+        const restores = await resolveRestores(
+          { db, blobs, storage: deps.storage },
+          { siteId, holder: versionId, base, ops },
+        );
+        ops = restores.ops;
+        notes.push(...restores.notes);
+        if (ops.length === 0 && restores.notes.length > 0 && version.carried !== 1) {
+          throw new StepFailure(restores.notes.join(' '));
+        }
         if (ops.length === 0 && planned.unparsed.length > 0 && !version.idea) {
           throw new StepFailure(
             `None of the instructions could be understood: ${planned.unparsed.join('; ')}`,
@@ -296,10 +308,15 @@ export function createCustomizeSiteJob(
           versionId,
           result.assets.map((a) => a.hash),
         );
-        const { manifest, missingUploads } = await buildManifest(base, blobs, {
+        // A restored page takes the place of the base's copy of it, over any edit of the plan.
+        const unreplaced = {
+          ...base,
+          entries: base.entries.filter((e) => !restores.replaced.has(e.path)),
+        };
+        const { manifest, missingUploads } = await buildManifest(unreplaced, blobs, {
           changed: result.changed,
           assets: result.assets,
-          extra: [...carried.files, ...fonts.entries],
+          extra: [...carried.files, ...fonts.entries, ...restores.entries],
         });
         const manifestHash = await versions.saveManifest(manifest);
         const refused = await deps.storage.admitVersion(

@@ -6,8 +6,9 @@ import {
   type CloneWithAiResponse,
   type Customizations,
   type Understanding,
-  EditOp,
   EditPlan,
+  PageEditOp,
+  type EditOp,
 } from '@mirror/contract';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
@@ -29,6 +30,7 @@ import type { SiteVersions } from '../sites/site-versions.js';
 import type { CustomizeSitePayload } from './customize-site.job.js';
 import { rewritesAvailable, type AiProviders } from './ai-provider.js';
 import { understandInstructions } from './understand.js';
+import { blobsOf, restoredPage, versionOfSite } from './restore-page.js';
 import {
   blobsHeldBy,
   deleteDraft,
@@ -71,7 +73,7 @@ export interface CustomizeServiceDeps {
 
 /** Structured edits sent in a rewrite's free-form `customizations` object. */
 function opsOf(customizations: Record<string, unknown> | undefined): EditOp[] {
-  const parsed = z.array(EditOp).safeParse(customizations?.ops ?? []);
+  const parsed = z.array(PageEditOp).safeParse(customizations?.ops ?? []);
   if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => i.message));
   return parsed.data;
 }
@@ -125,7 +127,8 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
     return understandInstructions(manifest, deps.blobs, instructions);
   }
 
-  async function start(step: NewStep): Promise<void> {
+  /** `held`: blobs the step reuses besides its uploads (a restored page's), held from now on. */
+  async function start(step: NewStep, held: readonly string[] = []): Promise<void> {
     let versionId: string | null;
     try {
       versionId = await insertStep(db, step, RUNNING);
@@ -142,7 +145,7 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
       ? await findVersionRow(db, step.replacesVersionId)
       : undefined;
     if (replaced) await deps.storage.holdVersion(versionId, replaced.id);
-    await deps.storage.hold(versionId, uploadHashesOf(step.ops));
+    await deps.storage.hold(versionId, [...uploadHashesOf(step.ops), ...held]);
     await deps.jobs.enqueue(deps.customizeJob, {
       siteId: step.siteId,
       versionId,
@@ -301,6 +304,45 @@ export function createCustomizeService(deps: CustomizeServiceDeps) {
         ops: rest,
         replacesVersionId: version.id,
       });
+      return sites.status(user, site.id);
+    },
+
+    /**
+     * "Restore this page from the previous version" (issue 33): on the change report of
+     * `versionId`, a draft of the live version with the page at `path` as the version the report
+     * compared with had it, and the files it uses that the live version lacks. A step like a
+     * customization (reviewed, undone, published or discarded the same way), never published.
+     */
+    async restorePage(
+      user: UserRow,
+      id: string,
+      versionId: string,
+      path: string,
+    ): Promise<CloneStatusResponse> {
+      const site = await customizableSite(user, id);
+      const { baseVersionId } = await sites.changes(user, site.id, versionId);
+      const from = baseVersionId
+        ? await versionOfSite(db, deps.blobs, site.id, baseVersionId)
+        : undefined;
+      if (!baseVersionId || !from) throw conflict(CUSTOMIZE_MESSAGES.restoreBaseGone);
+      const live = await deps.versions.loadManifest(site.live_version_id!);
+      if (!live) throw conflict(CUSTOMIZE_MESSAGES.noLiveVersion);
+      const restored = await restoredPage(from.manifest, live, path, deps.blobs);
+      if (!restored) throw badRequest(CUSTOMIZE_MESSAGES.restoreNotInBase);
+      await limit(user, 'customize');
+      // The earlier version's manifest is held too: a version whose manifest a step holds is not
+      // pruned, so the step still finds it when it runs.
+      await start(
+        {
+          siteId: site.id,
+          kind: 'customize',
+          baseVersionId: site.live_version_id!,
+          instructions: null,
+          idea: null,
+          ops: [{ op: 'restorePage', path: restored.page.path, fromVersionId: baseVersionId }],
+        },
+        [from.manifestHash, ...blobsOf(restored)],
+      );
       return sites.status(user, site.id);
     },
 

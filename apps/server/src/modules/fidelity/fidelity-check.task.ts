@@ -6,8 +6,6 @@
  * and checked once more; the repaired copy's manifest is stored and handed back for the job to
  * publish. Screenshots are stored as blobs; the report carries their hashes.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   checkFidelity,
   createHttpClient,
@@ -21,7 +19,7 @@ import {
   type FidelityShots,
   type Manifest,
 } from '@mirror/engine';
-import { createSiteServer } from '../../hosting/site-server.js';
+import { serveLocalCopy } from '../../hosting/local-copy-server.js';
 import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
 import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
 import { copySummary, type MirrorRunCopy } from '../sites/mirror-run.task.js';
@@ -60,7 +58,8 @@ export interface FidelityCheckOutput {
   repaired?: MirrorRunCopy;
 }
 
-async function pngBlob(
+/** Stores a screenshot as a blob; its bytes go into `sizes` by hash. */
+export async function pngBlob(
   context: SandboxContext,
   png: Buffer,
   sizes: Record<string, number>,
@@ -71,38 +70,6 @@ async function pngBlob(
   const { hash, size } = await context.blobs.put(once());
   sizes[hash] = size;
   return hash;
-}
-
-/** Serves `current()`'s manifest on 127.0.0.1 with the sites host's code, until closed. */
-async function serveCopy(
-  context: SandboxContext,
-  manifests: Map<string, Manifest>,
-  current: () => string,
-) {
-  const siteServer = createSiteServer(
-    {
-      blobs: context.blobs,
-      resolveHost: async () => ({ siteId: 'fidelity-check', versionId: current(), preview: true }),
-      loadManifest: async (versionId) => manifests.get(versionId)!,
-    },
-    {
-      hostCacheTtlMs: 0,
-      log: {
-        warn: (details, message) => context.log('warn', message, { ...details }),
-        error: (details, message) => context.log('error', message, { ...details }),
-      },
-    },
-  );
-  const server = http.createServer((req, res) => void siteServer.handleNode(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 export async function run(
@@ -122,7 +89,7 @@ export async function run(
   const manifests = new Map([['checked', manifest]]);
   let current = 'checked';
   let repairedHash: string | undefined;
-  const copy = await serveCopy(context, manifests, () => current);
+  const copy = await serveLocalCopy(context, manifests, () => current);
   const net = safeLookupOptions(input.net);
   const client = createHttpClient(net);
   let report: FidelityReport;

@@ -4,6 +4,7 @@ import {
   CUSTOMIZE_STATUS_TEXTS,
   DEMO_MIRROR_LIMITS,
   PLAN_MIRROR_LIMITS,
+  type ChangeReport,
   type MirrorFailureKind,
   type MirrorLimits,
   type PlanId,
@@ -135,6 +136,13 @@ export interface MirrorSiteDeps {
     rulesOf(siteId: string): Promise<WatchRule[]>;
     notify(siteId: string, versionId: string, summary: string, hits: WatchHit[]): Promise<void>;
   };
+  /** A version with a change report is live (its visual diff is queued from here). */
+  onChangeReport?(
+    siteId: string,
+    versionId: string,
+    baseVersionId: string,
+    report: ChangeReport,
+  ): Promise<void>;
 }
 
 /** What the run is doing, as the API reports it (SPEC §4 texts). */
@@ -427,6 +435,8 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
           .catch((err: unknown) =>
             context.log.warn({ err, siteId, versionId }, 'watch notifications failed'),
           );
+      if (changes && changesBase)
+        await deps.onChangeReport?.(siteId, versionId, changesBase.id, changes);
       await deps.onVersionReady?.(siteId, versionId);
       if (followUp) await deps.startFollowUp!(siteId, followUp.id);
     },

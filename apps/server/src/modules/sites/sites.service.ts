@@ -18,6 +18,7 @@ import {
   type SiteVersion,
   type SyncSchedule,
   type VersionChanges,
+  type VisualDiff,
 } from '@mirror/contract';
 import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
 import { z } from 'zod';
@@ -158,6 +159,8 @@ export interface SitesServiceDeps {
   afterDeletion(): void;
   /** The fidelity checks of these versions (issue 21); none without. */
   fidelitySummaries?(versionIds: readonly string[]): Promise<Map<string, FidelitySummary>>;
+  /** The visual diff of a version's change report (issue 33); none without. */
+  visualDiffOf?(versionId: string): Promise<VisualDiff | null>;
   /** Deletes a site's versions beyond what its owner's plan keeps (issue 30, item 1). */
   pruneVersions?(siteId: string): Promise<number>;
 }
@@ -261,12 +264,20 @@ export function createSitesService(deps: SitesServiceDeps) {
     }
   }
 
-  /** A fresh mirror re-applies the edits the live version carries (a customize step after it). */
+  /**
+   * A fresh mirror re-applies the edits the live version carries (a customize step after it). A
+   * page the owner restored from an earlier version (issue 33) is taken from the live version,
+   * which has it as published (one of the newest versions, which every plan keeps), so it stays
+   * restored however old the version it first came from.
+   */
   async function carriedEdits(liveVersionId: string | null): Promise<FollowUpStep | undefined> {
     if (!liveVersionId) return undefined;
     const parsed = z.array(EditOp).safeParse(await editsSinceMirror(db, liveVersionId));
     if (!parsed.success || parsed.data.length === 0) return undefined;
-    return { kind: 'customize', instructions: null, idea: null, ops: parsed.data, carried: true };
+    const ops = parsed.data.map((op) =>
+      op.op === 'restorePage' ? { ...op, fromVersionId: liveVersionId } : op,
+    );
+    return { kind: 'customize', instructions: null, idea: null, ops, carried: true };
   }
 
   /**
@@ -434,6 +445,7 @@ export function createSitesService(deps: SitesServiceDeps) {
         baseVersionId: row.base_version_id,
         baseNumber: row.base_number ?? null,
         report: JSON.parse(row.report) as ChangeReport,
+        visual: (await deps.visualDiffOf?.(versionId)) ?? null,
       };
     },
 

@@ -65,8 +65,8 @@ export async function forgetFailedVersions(db: Db): Promise<void> {
 
 /**
  * Bytes the owner's sites hold: every distinct blob of their completed versions (and of
- * `alsoVersionId`, a version about to complete), of their versions' fidelity screenshots and of
- * their thumbnails, each counted once.
+ * `alsoVersionId`, a version about to complete), of their versions' fidelity screenshots, of their
+ * change reports' visual diffs and of their thumbnails, each counted once.
  */
 export async function usedBytes(db: Db, ownerId: string, alsoVersionId?: string): Promise<number> {
   const served = db
@@ -86,6 +86,12 @@ export async function usedBytes(db: Db, ownerId: string, alsoVersionId?: string)
     .innerJoin('sites as s', 's.id', 'v.site_id')
     .select(['f.hash as hash', sql<number>`coalesce(f.size, 0)`.as('size')])
     .where('s.owner_id', '=', ownerId);
+  const changeShots = db
+    .selectFrom('visual_diff_blobs as d')
+    .innerJoin('visual_diffs as vd', 'vd.version_id', 'd.version_id')
+    .innerJoin('sites as s', 's.id', 'vd.site_id')
+    .select(['d.hash as hash', 'd.size as size'])
+    .where('s.owner_id', '=', ownerId);
   const thumbnails = db
     .selectFrom('site_versions as v')
     .innerJoin('sites as s', 's.id', 'v.site_id')
@@ -95,7 +101,7 @@ export async function usedBytes(db: Db, ownerId: string, alsoVersionId?: string)
     ])
     .where('s.owner_id', '=', ownerId)
     .where('v.thumbnail_hash', 'is not', null);
-  const kept = served.unionAll(shots).unionAll(thumbnails).as('kept');
+  const kept = served.unionAll(shots).unionAll(changeShots).unionAll(thumbnails).as('kept');
   const held = db
     .selectFrom(kept)
     .select(['kept.hash', (eb) => eb.fn.max('kept.size').as('size')])
@@ -276,7 +282,7 @@ export async function markedAmong(
 
 /**
  * Which of `hashes` something still refers to: a version, a version's thumbnail or fidelity
- * screenshots, a screenshot, a run in progress (its holds).
+ * screenshots, a change report's visual diff, a screenshot, a run in progress (its holds).
  */
 export async function referencedAmong(db: Db, hashes: readonly string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
@@ -294,6 +300,7 @@ export async function referencedAmong(db: Db, hashes: readonly string[]): Promis
     .union(db.selectFrom('version_blobs').select('hash').where('hash', 'in', list))
     .union(db.selectFrom('screenshots').select('hash').where('hash', 'in', list))
     .union(db.selectFrom('fidelity_blobs').select('hash').where('hash', 'in', list))
+    .union(db.selectFrom('visual_diff_blobs').select('hash').where('hash', 'in', list))
     .union(db.selectFrom('blob_holds').select('hash').where('hash', 'in', list))
     .execute();
   return new Set(rows.map((r) => r.hash).filter((h): h is string => h !== null));

@@ -1,10 +1,18 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, NoObjectGeneratedError, Output } from 'ai';
-import { EDIT_PLAN_LIMITS, EditPlan, type EditOp } from '@mirror/contract';
+import {
+  EDIT_PLAN_LIMITS,
+  EDIT_PLAN_MESSAGES,
+  EditPlan,
+  PageEditOp,
+  type EditOp,
+} from '@mirror/contract';
 import { z } from 'zod';
 
 /** What a model is asked for: the plan, plus the parts of the instructions it could not turn into one. */
 const ModelAnswer = EditPlan.extend({
+  // A page is restored from a change report, never planned (a model knows no versions).
+  ops: z.array(PageEditOp).max(EDIT_PLAN_LIMITS.maxOps, EDIT_PLAN_MESSAGES.tooManyOps),
   unparsed: z
     .array(z.string().max(500))
     .max(50)

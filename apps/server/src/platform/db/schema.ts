@@ -229,6 +229,25 @@ export interface ChangeReportsTable {
   created_at: Timestamp;
 }
 
+/** The visual diff of a change report (issue 33): its state and, once done, its pages. */
+export interface VisualDiffsTable {
+  version_id: string;
+  site_id: string;
+  state: FidelityState;
+  /** `StoredVisualDiffPage[]` (JSON). */
+  pages: NullableText;
+  error: NullableText;
+  requested_at: Timestamp;
+  checked_at: Timestamp | null;
+}
+
+/** A screenshot of a visual diff, with its bytes (counted against the owner's storage). */
+export interface VisualDiffBlobsTable {
+  version_id: string;
+  hash: string;
+  size: number;
+}
+
 /** A version's fidelity check (issue 21). */
 export interface FidelityReportsTable {
   version_id: string;
@@ -607,6 +626,8 @@ export interface Database {
   version_blobs: VersionBlobsTable;
   fidelity_reports: FidelityReportsTable;
   change_reports: ChangeReportsTable;
+  visual_diffs: VisualDiffsTable;
+  visual_diff_blobs: VisualDiffBlobsTable;
   watches: WatchesTable;
   change_feeds: ChangeFeedsTable;
   watch_hits: WatchHitsTable;

@@ -1,4 +1,5 @@
 import type {
+  CloneStatusResponse,
   PageSource,
   VersionChanges,
   Watch,
@@ -68,4 +69,20 @@ export function getVersionChanges(
     defaultMessage: 'Failed to fetch the change report',
     signal,
   });
+}
+
+/**
+ * A draft of the site with `path` as the version the report compared with had it (issue 33); the
+ * answer is the site's status, its run making the draft.
+ */
+export function restorePage(
+  id: string,
+  versionId: string,
+  path: string,
+): Promise<CloneStatusResponse> {
+  return api.post<CloneStatusResponse>(
+    `${site(id)}/versions/${encodeURIComponent(versionId)}/changes/restore`,
+    { path },
+    { defaultMessage: 'Failed to restore the page' },
+  );
 }

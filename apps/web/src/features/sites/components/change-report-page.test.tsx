@@ -64,7 +64,10 @@ const REPORT: ChangeReport = {
   noiseOnly: 4,
 };
 
-function renderReport(changes: VersionChanges | { status: number; message: string }) {
+function renderReport(
+  changes: VersionChanges | { status: number; message: string },
+  routes: Record<string, { status?: number; body?: unknown }> = {},
+) {
   storeToken();
   server.setRoutes({
     'GET /domains/clone/s1': {
@@ -85,10 +88,12 @@ function renderReport(changes: VersionChanges | { status: number; message: strin
       'status' in changes
         ? { status: changes.status, body: { message: changes.message } }
         : { body: changes },
+    ...routes,
   });
   renderWithProviders(
     <Routes>
       <Route path="/dashboard/site/:id/changes/:versionId" element={<ChangeReportPage />} />
+      <Route path="/dashboard/site/:id" element={<h1>The site page</h1>} />
     </Routes>,
     { route: '/dashboard/site/s1/changes/v3' },
   );
@@ -177,5 +182,63 @@ describe('the change report of a version (issue 33)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Database unavailable');
     expect(screen.getByRole('heading', { name: 'Could not load the change report' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('restores a changed or removed page into a draft and goes to the site page', async () => {
+    renderReport(
+      { versionId: 'v3', baseVersionId: 'v2', baseNumber: 2, report: REPORT },
+      {
+        'POST /domains/clone/s1/versions/v3/changes/restore': {
+          status: 202,
+          body: {
+            id: 's1',
+            status: 'pending',
+            currentStatus: 'preparing customization',
+            progress: 0,
+            estimatedTime: null,
+            previewUrl: 'http://calm-river.localhost:8181/',
+            error: null,
+          },
+        },
+      },
+    );
+    const restore = 'Restore this page from the previous version';
+    const removed = within(await screen.findByRole('region', { name: 'Pages removed (1)' }));
+    expect(removed.getByRole('button', { name: restore })).toBeTruthy();
+    // Added pages were not in the previous version.
+    const added = within(screen.getByRole('region', { name: 'Pages added (1)' }));
+    expect(added.queryByRole('button')).toBeNull();
+
+    within(screen.getByTestId('changed-page')).getByRole('button', { name: restore }).click();
+    expect(await screen.findByRole('heading', { name: 'The site page' })).toBeTruthy();
+    const posted = server.requests.find((r) => r.method === 'POST');
+    expect(posted).toMatchObject({
+      path: '/domains/clone/s1/versions/v3/changes/restore',
+      body: { path: '/pricing' },
+    });
+  });
+
+  it('shows why a page could not be restored, and stays on the report', async () => {
+    renderReport(
+      { versionId: 'v3', baseVersionId: 'v2', baseNumber: 2, report: REPORT },
+      {
+        'POST /domains/clone/s1/versions/v3/changes/restore': {
+          status: 409,
+          body: { message: 'This site is busy with another run. Please wait for it to finish.' },
+        },
+      },
+    );
+    const removed = within(await screen.findByRole('region', { name: 'Pages removed (1)' }));
+    removed.getByRole('button', { name: 'Restore this page from the previous version' }).click();
+    expect((await removed.findByRole('alert')).textContent).toBe(
+      'This site is busy with another run. Please wait for it to finish.',
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Change report' })).toBeTruthy();
+  });
+
+  it('offers no restore once the previous version is deleted', async () => {
+    renderReport({ versionId: 'v3', baseVersionId: 'v1', baseNumber: null, report: REPORT });
+    expect(await screen.findByRole('region', { name: 'Pages removed (1)' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Restore this page/ })).toBeNull();
   });
 });

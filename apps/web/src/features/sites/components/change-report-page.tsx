@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useId, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { Fragment, useId, useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import type {
   ChangedAsset,
   ChangedPage,
@@ -10,6 +10,7 @@ import type {
   ListedPage,
   TextDiffHunk,
   VersionChanges,
+  VisualDiffPage,
 } from '@mirror/contract';
 import { queryKeys } from '../../../api/query-keys';
 import { getVersions } from '../../../api/sites';
@@ -21,8 +22,11 @@ import { useDocumentMeta } from '../../../lib/document-meta';
 import { formatBytes, formatNumber } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
+import { notify } from '../../../lib/toast';
 import { getSite } from '../api/site-api';
-import { getVersionChanges } from '../api/watch-api';
+import { getVersionChanges, restorePage } from '../api/watch-api';
+import { FIDELITY_POLL_MS, isFidelityActive } from '../hooks/use-fidelity';
+import { VisualChange, VisualDiffStatus } from './visual-change';
 import './change-report-page.css';
 
 /**
@@ -37,6 +41,9 @@ export function ChangeReportPage() {
   const changes = useQuery({
     queryKey: changesKey,
     queryFn: ({ signal }) => getVersionChanges(id, versionId, signal),
+    // The visual diff is made after the version is live: asked again until it is done.
+    refetchInterval: (query) =>
+      isFidelityActive(query.state.data?.visual?.state) ? FIDELITY_POLL_MS : false,
   });
   // The version's number and the address its pages can be opened at are the site's to say.
   const site = useQuery({
@@ -129,6 +136,9 @@ function ReportView({
   const version = versions.find((v) => v.id === changes.versionId);
   const base = pageBaseOf(site, version);
   const { report } = changes;
+  // A page comes back from the version compared with, while it is kept (never on a demo).
+  const restore: RestoreFrom | null =
+    changes.baseNumber !== null && !site.isDemo ? { siteId, versionId: changes.versionId } : null;
   const compared =
     changes.baseNumber === null
       ? t('site.changes.comparedDeleted', { number: version?.number ?? '?' })
@@ -165,14 +175,21 @@ function ReportView({
       {report.pages.removed.length > 0 && (
         <ReportSection title={t('site.changes.pagesRemoved')} count={report.pages.removed.length}>
           {/* Gone from this version: nothing to open. */}
-          <PageList pages={report.pages.removed} base={null} />
+          <PageList pages={report.pages.removed} base={null} restore={restore} />
         </ReportSection>
       )}
       {report.pages.changed.length > 0 && (
         <ReportSection title={t('site.changes.pagesChanged')} count={report.pages.changed.length}>
+          <VisualDiffStatus visual={changes.visual} />
           <div className="changed-pages">
             {report.pages.changed.map((page) => (
-              <ChangedPageView key={page.path} page={page} href={pageHref(base, page.path)} />
+              <ChangedPageView
+                key={page.path}
+                page={page}
+                href={pageHref(base, page.path)}
+                restore={restore}
+                visual={changes.visual?.pages.filter((shot) => shot.path === page.path) ?? []}
+              />
             ))}
           </div>
         </ReportSection>
@@ -215,20 +232,92 @@ function PagePath({ path, href }: { path: string; href: string | null }) {
   );
 }
 
-function PageList({ pages, base }: { pages: ListedPage[]; base: string | null }) {
+/** The report a page can be restored from: its version, and the site. */
+interface RestoreFrom {
+  siteId: string;
+  versionId: string;
+}
+
+/**
+ * "Restore this page from the previous version" (issue 33): makes a draft, so it asks nothing
+ * first; the site page then shows the draft's review when it is ready.
+ */
+function RestorePage({ from, path }: { from: RestoreFrom; path: string }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const handleRestore = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      const status = await restorePage(from.siteId, from.versionId, path);
+      // The site page opens on the run making the draft, and shows the draft when it is ready.
+      queryClient.setQueryData<CloneRecord>(queryKeys.sites.detail(from.siteId), (current) =>
+        current ? { ...current, ...status } : current,
+      );
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sites.versions(from.siteId) });
+      notify.info(t('site.changes.restoreStarted'));
+      void navigate(paths.site.getHref(from.siteId), { state: { draftComing: true } });
+    } catch (failure) {
+      setError(getErrorMessage(failure, t('site.changes.restoreFailed')));
+      setPending(false);
+    }
+  };
+  return (
+    <div className="change-restore">
+      <button
+        type="button"
+        className="button button-outline"
+        disabled={pending}
+        onClick={() => void handleRestore()}
+      >
+        {pending ? t('site.changes.restoring') : t('site.changes.restore')}
+      </button>
+      {error && (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function PageList({
+  pages,
+  base,
+  restore = null,
+}: {
+  pages: ListedPage[];
+  base: string | null;
+  restore?: RestoreFrom | null;
+}) {
   return (
     <ul className="change-page-list">
       {pages.map((page) => (
         <li key={page.path}>
           <PagePath path={page.path} href={pageHref(base, page.path)} />
           {page.title && <span className="change-page-title">{page.title}</span>}
+          {restore && <RestorePage from={restore} path={page.path} />}
         </li>
       ))}
     </ul>
   );
 }
 
-function ChangedPageView({ page, href }: { page: ChangedPage; href: string | null }) {
+function ChangedPageView({
+  page,
+  href,
+  restore,
+  visual,
+}: {
+  page: ChangedPage;
+  href: string | null;
+  restore: RestoreFrom | null;
+  /** How the page looks before and after, at each width (none until the visual diff is done). */
+  visual: VisualDiffPage[];
+}) {
   const { t, locale } = useI18n();
   return (
     <article className="changed-page" data-testid="changed-page">
@@ -236,6 +325,7 @@ function ChangedPageView({ page, href }: { page: ChangedPage; href: string | nul
         <PagePath path={page.path} href={href} />
       </h3>
       {page.title && <p className="change-page-title">{page.title}</p>}
+      {restore && <RestorePage from={restore} path={page.path} />}
       <p className="changed-page-words">
         {t('site.changes.words', {
           added: formatNumber(locale, page.wordsAdded),
@@ -252,6 +342,7 @@ function ChangedPageView({ page, href }: { page: ChangedPage; href: string | nul
         </ol>
       )}
       {page.moreHunks && <p className="site-muted change-more">{t('site.changes.moreHunks')}</p>}
+      {visual.length > 0 && <VisualChange path={page.path} pages={visual} />}
       {page.head.length > 0 && <HeadChanges changes={page.head} />}
       <UrlList title={t('site.changes.linksAdded')} urls={page.linksAdded} />
       <UrlList title={t('site.changes.linksRemoved')} urls={page.linksRemoved} />

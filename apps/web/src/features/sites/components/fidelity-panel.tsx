@@ -13,6 +13,7 @@ import { formatNumber, formatPercent } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { isFidelityActive, type useFidelity } from '../hooks/use-fidelity';
+import { ShotComparison, type ShotComparisonTexts } from './shot-comparison';
 import './fidelity-panel.css';
 
 export const FIDELITY_PANEL_ID = 'site-fidelity';
@@ -407,38 +408,44 @@ function ExternalFiles({
   );
 }
 
-type ViewMode = 'slider' | 'original' | 'copy' | 'difference';
-const VIEW_MODES: readonly ViewMode[] = ['slider', 'original', 'copy', 'difference'];
-
 /**
- * One page at one width, at a size it can be read at (issue 31): the original laid over the copy
- * with the slider above it, or the original, the copy or their difference alone. The picture
- * scrolls in its own box under the slider, so the slider stays in view.
+ * One page at one width, chosen here, its measures, and the original and the copy compared
+ * (`ShotComparison`: the original over the copy with a slider, or one of them or their difference).
  */
 function FidelityViewer({ report }: { report: FidelityReportResponse }) {
   const { t, locale } = useI18n();
   const headingId = useId();
   const pageSelectId = useId();
-  const sliderId = useId();
   const groups = groupPages(report.pages);
   const firstShort = groups.find(fellShort) ?? groups.find(loadsExternal) ?? groups[0];
   const [path, setPath] = useState(firstShort?.path ?? '');
   const [viewport, setViewport] = useState<FidelityViewport>('desktop');
-  const [mode, setMode] = useState<ViewMode>('slider');
-  const [reveal, setReveal] = useState(50);
 
   const group = groups.find((candidate) => candidate.path === path) ?? groups[0];
   if (!group) return null;
   const page = group.pages.find((candidate) => candidate.viewport === viewport) ?? null;
   const viewportName = t(`fidelity.viewports.${viewport}`);
   const alt = (key: string) => t(key, { path: group.path, viewport: viewportName });
-  const percent = new Intl.NumberFormat(locale, { style: 'percent' }).format(reveal / 100);
-  const canSlide = page?.originalShot && page.copyShot;
-  const shown: ViewMode = mode === 'slider' && !canSlide ? 'original' : mode;
-  const single = {
-    original: { src: page?.originalShot, alt: alt('fidelity.viewer.originalAlt') },
-    copy: { src: page?.copyShot, alt: alt('fidelity.viewer.copyAlt') },
-    difference: { src: page?.diffShot, alt: alt('fidelity.viewer.diffAlt') },
+  const texts: ShotComparisonTexts = {
+    modes: {
+      slider: t('fidelity.viewer.modes.slider'),
+      before: t('fidelity.viewer.modes.original'),
+      after: t('fidelity.viewer.modes.copy'),
+      difference: t('fidelity.viewer.modes.difference'),
+    },
+    captions: {
+      slider: t('fidelity.viewer.captions.slider'),
+      before: t('fidelity.viewer.captions.original'),
+      after: t('fidelity.viewer.captions.copy'),
+      difference: t('fidelity.viewer.captions.difference'),
+    },
+    alts: {
+      before: alt('fidelity.viewer.originalAlt'),
+      after: alt('fidelity.viewer.copyAlt'),
+      difference: alt('fidelity.viewer.diffAlt'),
+    },
+    sliderLabel: t('fidelity.viewer.sliderLabel'),
+    sliderValue: (percent) => t('fidelity.viewer.sliderValue', { percent }),
   };
 
   return (
@@ -511,78 +518,11 @@ function FidelityViewer({ report }: { report: FidelityReportResponse }) {
               {t('fidelity.viewer.unmeasured', { reason: page.unmeasured })}
             </p>
           )}
-          <div
-            className="segmented fidelity-modes"
-            role="group"
-            aria-label={t('fidelity.viewer.show')}
-          >
-            {VIEW_MODES.map((option) => (
-              <button
-                key={option}
-                type="button"
-                className="segmented-option"
-                aria-pressed={shown === option}
-                disabled={option === 'slider' && !canSlide}
-                onClick={() => setMode(option)}
-              >
-                {t(`fidelity.viewer.modes.${option}`)}
-              </button>
-            ))}
-          </div>
-          <figure className="fidelity-figure" data-viewport={viewport} data-mode={shown}>
-            <figcaption className="fidelity-caption">
-              {t(`fidelity.viewer.captions.${shown}`)}
-            </figcaption>
-            {shown === 'slider' ? (
-              <>
-                <label className="visually-hidden" htmlFor={sliderId}>
-                  {t('fidelity.viewer.sliderLabel')}
-                </label>
-                <input
-                  id={sliderId}
-                  className="fidelity-range"
-                  type="range"
-                  min={0}
-                  max={100}
-                  step={1}
-                  dir="ltr"
-                  value={reveal}
-                  aria-valuetext={t('fidelity.viewer.sliderValue', { percent })}
-                  onChange={(event) => setReveal(Number(event.target.value))}
-                />
-                {/* The screenshots read left to right in every language, and so does the slider. */}
-                <div className="fidelity-stage" dir="ltr" data-testid="fidelity-stage">
-                  <div className="fidelity-slider-stage">
-                    <img
-                      src={page.copyShot!}
-                      alt={alt('fidelity.viewer.copyAlt')}
-                      className="fidelity-slider-copy"
-                    />
-                    <img
-                      src={page.originalShot!}
-                      alt={alt('fidelity.viewer.originalAlt')}
-                      className="fidelity-slider-original"
-                      data-testid="fidelity-slider-original"
-                      style={{ clipPath: `inset(0 ${100 - reveal}% 0 0)` }}
-                    />
-                    <span
-                      className="fidelity-slider-line"
-                      aria-hidden="true"
-                      style={{ left: `${reveal}%` }}
-                    />
-                  </div>
-                </div>
-              </>
-            ) : (
-              <div className="fidelity-stage" dir="ltr" data-testid="fidelity-stage">
-                {single[shown].src ? (
-                  <img src={single[shown].src!} alt={single[shown].alt} />
-                ) : (
-                  <p className="fidelity-no-shot">{t('fidelity.viewer.noShot')}</p>
-                )}
-              </div>
-            )}
-          </figure>
+          <ShotComparison
+            viewport={viewport}
+            shots={{ before: page.originalShot, after: page.copyShot, difference: page.diffShot }}
+            texts={texts}
+          />
         </>
       )}
     </section>

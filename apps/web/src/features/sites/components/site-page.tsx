@@ -44,8 +44,10 @@ import './site-page.css';
 export function SitePage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
-  // A customization run settles with its own words (SPEC §8), a mirror run with the mirror's.
-  const customizingRef = useRef(false);
+  // A customization run settles with its own words (SPEC §8), a mirror run with the mirror's. A
+  // page restored on a change report (issue 33) came here with its run making a draft.
+  const draftComing = (useLocation().state as { draftComing?: unknown } | null)?.draftComing;
+  const customizingRef = useRef(draftComing === true);
   /** A customization just made a draft: the review comes into view. */
   const [draftMade, setDraftMade] = useState(false);
   const siteState = useSite(id, {
@@ -61,6 +63,11 @@ export function SitePage() {
     },
   });
   const { load, site } = siteState;
+  const status = site?.status;
+  useEffect(() => {
+    // Nothing runs: a draft said to be coming (the page loaded again later) is not waited for.
+    if (status && !isRunningStatus(status)) customizingRef.current = false;
+  }, [status]);
 
   useDocumentMeta({
     title: site

@@ -14,7 +14,8 @@ const stages = [
   ],
   [['build', 'npm', ['run', '--silent', 'build']]],
   [['bundle budget', 'node', ['scripts/check-budget.mjs']]],
-  [['unit and integration tests', 'npx', ['vitest', 'run']]],
+  // Sandboxed runs load the build just made, not the sources through tsx: seconds less per run.
+  [['unit and integration tests', 'npx', ['vitest', 'run'], { MIRROR_SANDBOX_BUILT: 'true' }]],
   [['end-to-end tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']]],
 ];
 
@@ -22,11 +23,15 @@ const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.some((o) => name.startsWith(o));
 
 /** Runs one step; alone it streams its output, beside others it prints it when it ends. */
-function run([name, command, args], alone) {
+function run([name, command, args, env], alone) {
   const started = Date.now();
   console.log(`\n▶ ${name}`);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      // Settings that need the build: only when this run built it.
+      env: env && wanted('build') ? { ...process.env, ...env } : process.env,
+    });
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));

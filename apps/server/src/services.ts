@@ -130,6 +130,7 @@ export async function createPlatform(
     memoryMb: config.mirror.runMemoryMb,
     user: config.mirror.sandboxUser,
     log,
+    loadBuilt: config.mirror.sandboxBuilt,
   });
   // Runs still going when the process ends must not outlive it.
   closers.push(() => sandbox.killAll());

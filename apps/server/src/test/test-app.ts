@@ -82,6 +82,10 @@ export function createTestConfig(overrides: Record<string, string> = {}): Config
     VISUAL_DIFFS: 'false',
     // Idea searches capture their references only in the tests about reference screenshots.
     REFERENCE_SCREENSHOTS: 'false',
+    // After `npm test`'s build, sandboxed runs load the built tasks (MIRROR_SANDBOX_BUILT).
+    ...(process.env.MIRROR_SANDBOX_BUILT
+      ? { MIRROR_SANDBOX_BUILT: process.env.MIRROR_SANDBOX_BUILT }
+      : {}),
     ...sharedServicesEnv(),
     ...overrides,
   });

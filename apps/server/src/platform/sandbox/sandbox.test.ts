@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { misbehaviourTask } from '../../test/sandbox-tasks.js';
-import { createSandbox, SandboxError, SandboxTaskError } from './sandbox.js';
+import { pathToFileURL } from 'node:url';
+import { createSandbox, moduleToLoad, SandboxError, SandboxTaskError } from './sandbox.js';
 
 const blobsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-sandbox-'));
 const sandbox = createSandbox({ blobs: { blobsDir, s3: undefined }, memoryMb: 512 });
@@ -168,5 +169,54 @@ describe('sandbox', () => {
     expect(error).toMatchObject({ reason: 'timeout' });
     expect(grandchild).toBeGreaterThan(0);
     await expect.poll(() => alive(grandchild), { timeout: 3_000 }).toBe(false);
+  });
+});
+
+describe('runs from the build (MIRROR_SANDBOX_BUILT)', () => {
+  it('loads a task of the sources from its built twin and the built child entry, when built', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-twins-'));
+    const roots = { source: path.join(root, 'src'), build: path.join(root, 'dist') };
+    const write = (file: string) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '');
+    };
+    const task = path.join(roots.source, 'modules/sites/mirror-run.task.ts');
+    const twin = path.join(roots.build, 'modules/sites/mirror-run.task.js');
+    const entry = path.join(roots.build, 'platform/sandbox/sandbox-child.js');
+    write(task);
+    try {
+      const url = pathToFileURL(task).href;
+      // Not built yet (a test-only task, or no build): the sources, through tsx.
+      expect(moduleToLoad(url, true, roots).module).toBe(url);
+      write(twin);
+      expect(moduleToLoad(url, true, roots).module).toBe(url);
+      write(entry);
+      expect(moduleToLoad(url, true, roots)).toEqual({
+        module: pathToFileURL(twin).href,
+        entry,
+      });
+      // Not asked for: the sources, built or not.
+      expect(moduleToLoad(url, false, roots).module).toBe(url);
+      // A built server names built modules: they load as named.
+      expect(moduleToLoad(pathToFileURL(twin).href, true, roots).module).toBe(
+        pathToFileURL(twin).href,
+      );
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('runs a task the build lacks from its sources', async () => {
+    const built = createSandbox({
+      blobs: { blobsDir, s3: undefined },
+      memoryMb: 512,
+      loadBuilt: true,
+    });
+    const { output } = await built.run(
+      misbehaviourTask,
+      { kind: 'echo', text: 'from the sources' },
+      { timeoutMs: 20_000 },
+    );
+    expect(output).toMatchObject({ text: 'from the sources' });
   });
 });

@@ -18,7 +18,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BlobStore } from '@mirror/engine';
 import { createBlobStore, type BlobStoreSettings } from '../blobs/blob-store.js';
 import { serveBlobs } from './blob-channel.js';
@@ -163,6 +163,12 @@ export interface SandboxOptions {
   user?: string;
   /** Says once how runs are isolated (their user, Chromium's sandbox or why not). */
   log?: Pick<SandboxLogger, 'info' | 'warn'>;
+  /**
+   * A server running from its TypeScript sources (tests, `npm run dev`) has its runs load the
+   * built JavaScript of their task (`dist/`, MIRROR_SANDBOX_BUILT) where the build has one: some
+   * seconds less per run than compiling the sources on load. Only after a fresh build.
+   */
+  loadBuilt?: boolean;
 }
 
 export interface Sandbox {
@@ -184,6 +190,33 @@ export interface Sandbox {
 const here = fileURLToPath(import.meta.url);
 /** The child entry beside this file: `.ts` under tsx and vitest, `.js` when built. */
 const childEntry = path.join(path.dirname(here), `sandbox-child${path.extname(here)}`);
+/** The server's sources and their build (`apps/server/src` → `apps/server/dist`). */
+const serverRoots = {
+  source: path.resolve(path.dirname(here), '../..'),
+  build: path.resolve(path.dirname(here), '../../../dist'),
+};
+
+/**
+ * What a run's child loads: with `loadBuilt`, a task module of the sources (`src/…/x.task.ts`)
+ * is swapped for its built twin (`dist/…/x.task.js`) and the child entry for the built one, when
+ * the build has both; anything else (a built server, a test-only task) loads as named.
+ */
+export function moduleToLoad(
+  module: string,
+  loadBuilt: boolean,
+  roots: { source: string; build: string } = serverRoots,
+): { module: string; entry: string } {
+  const source = module.startsWith('file:') ? fileURLToPath(module) : module;
+  if (loadBuilt && source.endsWith('.ts') && source.startsWith(roots.source + path.sep)) {
+    const built = (file: string) =>
+      path.join(roots.build, path.relative(roots.source, file)).replace(/\.ts$/, '.js');
+    const twin = built(source);
+    const entry = built(path.join(roots.source, path.relative(serverRoots.source, childEntry)));
+    if (fs.existsSync(twin) && fs.existsSync(entry))
+      return { module: pathToFileURL(twin).href, entry };
+  }
+  return { module, entry: childEntry };
+}
 
 /** Node options a child needs to load TypeScript sources (tests, `npm run dev`). */
 function loaderArgs(module: string): string[] {
@@ -259,13 +292,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     let peakBytes = 0;
     const usage = (): SandboxUsage => ({ peakBytes, durationMs: Date.now() - startedAt });
 
-    const loader = loaderArgs(task.module);
+    const load = moduleToLoad(task.module, options.loadBuilt ?? false);
+    const loader = loaderArgs(load.module);
     const folder = makeRunFolder(user, { sharedTmp: loader.length > 0 });
     // This run's own store: what it remembers having written is what this run wrote.
     const store = createBlobStore(options.blobs);
     let child: ChildProcess;
     try {
-      child = fork(childEntry, [], {
+      child = fork(load.entry, [], {
         execArgv: [...loader, `--max-old-space-size=${heapMb}`],
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -420,7 +454,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
       send({
         type: 'start',
-        module: task.module,
+        module: load.module,
         input,
         chromiumSandbox: privileges.chromiumSandbox,
         outputDir: folder.out,

@@ -6,7 +6,7 @@
  * (a banner picked at random, a live counter) is its noise and is left out of the score.
  */
 import type { Browser } from 'playwright-core';
-import { FIDELITY_DEFAULTS } from '../fidelity/check.js';
+import { FIDELITY_DEFAULTS, messageOf, round } from '../fidelity/check.js';
 import {
   blankPng,
   decodePng,
@@ -82,15 +82,6 @@ export interface VisualDiffReport {
   durationMs: number;
   /** Page by page, each page's viewports together (desktop first). */
   pages: VisualDiffPage[];
-}
-
-function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 
 /** Compares each of `paths` as the two origins serve it, at desktop and phone widths. */

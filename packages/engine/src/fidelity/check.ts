@@ -76,12 +76,14 @@ interface Kept {
   height: number;
 }
 
-function round(n: number, digits: number): number {
+/** `n` to `digits` decimals, as reports store their percentages. */
+export function round(n: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
 }
 
-function messageOf(error: unknown): string {
+/** An error's first line, as a report shows why a render failed. */
+export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 

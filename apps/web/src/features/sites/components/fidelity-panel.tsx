@@ -13,7 +13,7 @@ import { formatNumber, formatPercent } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { notify } from '../../../lib/toast';
 import { isFidelityActive, type useFidelity } from '../hooks/use-fidelity';
-import { ShotComparison, type ShotComparisonTexts } from './shot-comparison';
+import { ShotComparison, ViewportPicker, type ShotComparisonTexts } from './shot-comparison';
 import './fidelity-panel.css';
 
 export const FIDELITY_PANEL_ID = 'site-fidelity';
@@ -469,19 +469,7 @@ function FidelityViewer({ report }: { report: FidelityReportResponse }) {
             ))}
           </select>
         </div>
-        <div className="segmented" role="group" aria-label={t('fidelity.viewer.width')}>
-          {FIDELITY_VIEWPORTS.map((option) => (
-            <button
-              key={option}
-              type="button"
-              className="segmented-option"
-              aria-pressed={viewport === option}
-              onClick={() => setViewport(option)}
-            >
-              {t(`fidelity.viewports.${option}`)}
-            </button>
-          ))}
-        </div>
+        <ViewportPicker viewport={viewport} onChange={setViewport} />
       </div>
 
       {!page ? (

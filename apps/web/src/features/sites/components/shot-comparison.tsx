@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { FidelityViewport } from '@mirror/contract';
+import { FIDELITY_VIEWPORTS, type FidelityViewport } from '@mirror/contract';
 import { useI18n } from '../../../lib/i18n';
 import './shot-comparison.css';
 
@@ -19,6 +19,32 @@ export interface ShotComparisonTexts {
   sliderLabel: string;
   /** The slider's value in words: "50% of the original shown". */
   sliderValue(percent: string): string;
+}
+
+/** Desktop | Mobile: the width whose renders are shown (the fidelity panel, the change report). */
+export function ViewportPicker({
+  viewport,
+  onChange,
+}: {
+  viewport: FidelityViewport;
+  onChange(viewport: FidelityViewport): void;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="segmented" role="group" aria-label={t('fidelity.viewer.width')}>
+      {FIDELITY_VIEWPORTS.map((option) => (
+        <button
+          key={option}
+          type="button"
+          className="segmented-option"
+          aria-pressed={viewport === option}
+          onClick={() => onChange(option)}
+        >
+          {t(`fidelity.viewports.${option}`)}
+        </button>
+      ))}
+    </div>
+  );
 }
 
 interface ShotComparisonProps {

@@ -1,15 +1,10 @@
 import { useId, useState } from 'react';
-import {
-  FIDELITY_VIEWPORTS,
-  type FidelityViewport,
-  type VisualDiff,
-  type VisualDiffPage,
-} from '@mirror/contract';
+import { type FidelityViewport, type VisualDiff, type VisualDiffPage } from '@mirror/contract';
 import { formatPercent } from '../../../lib/format';
 import { useI18n } from '../../../lib/i18n';
 import { isFidelityActive } from '../hooks/use-fidelity';
 import { useChangeShot } from '../hooks/use-change-shot';
-import { ShotComparison, type ShotComparisonTexts } from './shot-comparison';
+import { ShotComparison, ViewportPicker, type ShotComparisonTexts } from './shot-comparison';
 
 /** Where the report's visual diff stands, said once above its changed pages (none: nothing). */
 export function VisualDiffStatus({ visual }: { visual: VisualDiff | null | undefined }) {
@@ -44,19 +39,7 @@ export function VisualChange({ path, pages }: { path: string; pages: VisualDiffP
       <h4 id={headingId} className="change-subtitle">
         {t('site.changes.visual.title')}
       </h4>
-      <div className="segmented" role="group" aria-label={t('fidelity.viewer.width')}>
-        {FIDELITY_VIEWPORTS.map((option) => (
-          <button
-            key={option}
-            type="button"
-            className="segmented-option"
-            aria-pressed={viewport === option}
-            onClick={() => setViewport(option)}
-          >
-            {t(`fidelity.viewports.${option}`)}
-          </button>
-        ))}
-      </div>
+      <ViewportPicker viewport={viewport} onChange={setViewport} />
       {!page ? (
         <p className="site-muted">{t('fidelity.viewer.notMeasuredHere')}</p>
       ) : page.unmeasured !== null ? (

@@ -16,6 +16,12 @@ export {
   tokenize,
   type Token,
 } from './noise.js';
+export {
+  changesLook,
+  PAGES_TO_COMPARE_LIMITS,
+  pagesToCompare,
+  type PagesToCompareOptions,
+} from './pages-to-compare.js';
 export { diffWords, hunksOf, type WordEdit } from './word-diff.js';
 export {
   compareRenderedPages,

@@ -18,6 +18,8 @@ const VisualDiffPayload = z.object({
   baseVersionId: z.string(),
   /** The report's changed pages, in its order. */
   paths: z.array(z.string()),
+  /** The report's changed stylesheets, images and fonts: the pages that use them come next. */
+  files: z.array(z.string()).default([]),
 });
 export type VisualDiffPayload = z.infer<typeof VisualDiffPayload>;
 
@@ -52,7 +54,7 @@ export function createVisualDiffJob(deps: VisualDiffDeps): JobDefinition<VisualD
       await setVisualDiffState(db, versionId, 'failed', 'The comparison stopped unexpectedly.');
       await deps.storage.release(holderOf(versionId));
     },
-    async handle({ versionId, baseVersionId, paths }, context) {
+    async handle({ versionId, baseVersionId, paths, files }, context) {
       const row = await findVisualDiff(db, versionId);
       if (!row || row.state === 'completed' || row.state === 'failed') return;
       const [after, before] = [await versions.find(versionId), await versions.find(baseVersionId)];
@@ -63,7 +65,6 @@ export function createVisualDiffJob(deps: VisualDiffDeps): JobDefinition<VisualD
         FIDELITY_MAX_PAGES[plan ?? 'demo'],
         config.mirror.fidelityMaxPages ?? Infinity,
       );
-      const chosen = paths.slice(0, maxPages);
       await setVisualDiffState(db, versionId, 'running');
       // Both versions' files are held until the result is stored, whatever happens to them.
       const holder = holderOf(versionId);
@@ -80,13 +81,18 @@ export function createVisualDiffJob(deps: VisualDiffDeps): JobDefinition<VisualD
           {
             beforeManifestHash: before.manifest_hash,
             afterManifestHash: after.manifest_hash,
-            paths: chosen,
+            paths,
+            files,
+            maxPages,
             chromiumPath: config.mirror.chromiumPath,
           },
-          { timeoutMs: checkTimeoutMs(chosen.length), signal: context.signal, log: context.log },
+          { timeoutMs: checkTimeoutMs(maxPages), signal: context.signal, log: context.log },
         );
         const { output } = result;
-        context.log.info({ versionId, pages: chosen.length, ...result.usage }, 'visual diff ended');
+        context.log.info(
+          { versionId, pages: output.pages.length, ...result.usage },
+          'visual diff ended',
+        );
         await saveVisualDiff(db, { versionId, ...output });
       } catch (err) {
         if (context.signal.aborted) throw err;

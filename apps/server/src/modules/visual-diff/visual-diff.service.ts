@@ -1,5 +1,5 @@
 import type { ChangeReport, VisualDiff } from '@mirror/contract';
-import type { BlobStore } from '@mirror/engine';
+import { changesLook, type BlobStore } from '@mirror/engine';
 import { notFound } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
@@ -54,7 +54,7 @@ function visualDiffOf(row: VisualDiffRow): VisualDiff {
 export function createVisualDiffService(deps: VisualDiffServiceDeps) {
   const { db, blobs } = deps;
   return {
-    /** After a version whose report changed pages is live: its visual diff, queued. */
+    /** After a version whose report changed pages or files is live: its visual diff, queued. */
     async queue(
       siteId: string,
       versionId: string,
@@ -62,9 +62,13 @@ export function createVisualDiffService(deps: VisualDiffServiceDeps) {
       report: ChangeReport,
     ): Promise<void> {
       const paths = report.pages.changed.map((page) => page.path);
-      if (paths.length === 0) return;
+      // A changed stylesheet, image or font changes how the pages that use it look.
+      const files = report.assets.changed
+        .filter((file) => changesLook(file.contentType))
+        .map((file) => file.path);
+      if (paths.length === 0 && files.length === 0) return;
       await queueVisualDiff(db, { versionId, siteId });
-      await deps.jobs.enqueue(deps.diffJob, { versionId, baseVersionId, paths });
+      await deps.jobs.enqueue(deps.diffJob, { versionId, baseVersionId, paths, files });
     },
 
     /** A version's visual diff as the API says it; null when it has none. */

@@ -7,6 +7,7 @@
 import {
   compareRenderedPages,
   fitShotsToBudget,
+  pagesToCompare,
   readBlob,
   type Manifest,
   type VisualDiffPage,
@@ -21,8 +22,12 @@ export interface VisualDiffInput {
   /** The version compared with (the report's base) and the new one. */
   beforeManifestHash: string;
   afterManifestHash: string;
-  /** Paths of the pages to compare, in the report's order. */
+  /** The report's changed pages, in its order: compared first. */
   paths: string[];
+  /** The report's changed stylesheets, images and fonts: the pages that use them come next. */
+  files: string[];
+  /** Pages compared at most (the plan's). */
+  maxPages: number;
   chromiumPath: string;
 }
 
@@ -47,10 +52,23 @@ export async function run(
   input: VisualDiffInput,
   context: SandboxContext,
 ): Promise<VisualDiffOutput> {
-  const serve = async (name: string, hash: string) =>
-    serveLocalCopy(context, new Map([[name, await manifestOf(context, hash)]]), () => name);
-  const before = await serve('before', input.beforeManifestHash);
-  const after = await serve('after', input.afterManifestHash).catch(async (error: unknown) => {
+  const [beforeManifest, afterManifest] = [
+    await manifestOf(context, input.beforeManifestHash),
+    await manifestOf(context, input.afterManifestHash),
+  ];
+  const paths = await pagesToCompare(
+    beforeManifest,
+    { manifest: afterManifest, read: (hash) => readBlob(context.blobs, hash) },
+    { changedPages: input.paths, changedFiles: input.files, maxPages: input.maxPages },
+  );
+  // No page uses what changed: nothing to render.
+  if (paths.length === 0)
+    return { checkedAt: new Date().toISOString(), durationMs: 0, pages: [], shotSizes: {} };
+
+  const serve = (name: string, manifest: Manifest) =>
+    serveLocalCopy(context, new Map([[name, manifest]]), () => name);
+  const before = await serve('before', beforeManifest);
+  const after = await serve('after', afterManifest).catch(async (error: unknown) => {
     await before.close();
     throw error;
   });
@@ -59,7 +77,7 @@ export async function run(
     report = await compareRenderedPages({
       before: { url: before.url },
       after: { url: after.url },
-      paths: input.paths,
+      paths,
       chromiumPath: input.chromiumPath,
       signal: context.signal,
       onProgress: (event) => context.progress(event),

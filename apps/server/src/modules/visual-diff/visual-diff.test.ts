@@ -125,4 +125,69 @@ describe('visual diffs of change reports', () => {
       expect(await usedBytes(t, owner.headers)).toBe(usedWithShots - shotBytes);
     },
   );
+
+  it(
+    'renders the pages that use a changed stylesheet, though no text changed, and only those',
+    { timeout: 600_000 },
+    async () => {
+      const styled = (title: string) =>
+        page(title, '<p class="box">Same words</p>').replace(
+          '</title>',
+          '</title><link rel="stylesheet" href="/css/site.css">',
+        );
+      const css = (color: string) => ({
+        type: 'text/css',
+        body: `.box { background: ${color}; height: 200px }`,
+      });
+      const site = await startRevalidatingSite({
+        // The home page links the page without the stylesheet, so the mirror finds it.
+        '/': {
+          ...html,
+          body: styled('Home').replace('</nav>', ' <a href="/plain">Plain</a></nav>'),
+        },
+        '/pricing': { ...html, body: styled('Pricing') },
+        '/plain': { ...html, body: page('Plain', '<p>No styles here.</p>') },
+        '/css/site.css': css('white'),
+      });
+      cleanups.push(() => site.close());
+      const t = await createTestApp({ ...SERVICE_ENV, VISUAL_DIFFS: 'true' });
+      cleanups.push(() => t.close());
+      cleanups.push(() => jobsSettled(t));
+      const owner = await signUp(t, 'pro');
+      const { id } = await mirrorSite(t, site.url, owner.headers);
+
+      // Only the stylesheet changes: every page's text stays the same.
+      site.files.set('/css/site.css', css('red'));
+      const remirror = await t.app.inject({
+        method: 'POST',
+        url: `/api/domains/clone/${id}/remirror`,
+        headers: owner.headers,
+      });
+      expect(remirror.statusCode, remirror.body).toBe(202);
+      expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+      const versions = (
+        await t.app.inject({ url: `/api/domains/clone/${id}/versions`, headers: owner.headers })
+      ).json() as SiteVersion[];
+      const changesUrl = `/api/domains/clone/${id}/versions/${versions[0]!.id}/changes`;
+      const changes = await waitFor(async () => {
+        const res = await t.app.inject({ url: changesUrl, headers: owner.headers });
+        const body = res.json() as VersionChanges;
+        return body.visual?.state === 'completed' || body.visual?.state === 'failed'
+          ? body
+          : undefined;
+      }, 300_000);
+      expect(changes.report.pages.changed).toEqual([]);
+      expect(changes.report.assets.changed.map((file) => file.path)).toEqual(['/css/site.css']);
+      const visual = changes.visual!;
+      expect(visual.state, visual.error ?? '').toBe('completed');
+      // The two pages that use the stylesheet, not the one without it.
+      expect(visual.pages.map((p) => `${p.path} ${p.viewport}`).sort()).toEqual([
+        '/ desktop',
+        '/ mobile',
+        '/pricing desktop',
+        '/pricing mobile',
+      ]);
+      for (const result of visual.pages) expect(result.diffPercent).toBeGreaterThan(1);
+    },
+  );
 });

@@ -194,8 +194,41 @@ function ReportView({
           </div>
         </ReportSection>
       )}
+      <RestyledPages changes={changes} base={base} />
       <Files assets={report.assets} />
     </div>
+  );
+}
+
+/**
+ * Pages whose text is the same but that use a stylesheet, image or font that changed: the visual
+ * diff renders them too, and those that look different are shown here (docs/changes.md).
+ */
+function RestyledPages({ changes, base }: { changes: VersionChanges; base: string | null }) {
+  const { t } = useI18n();
+  const { visual, report } = changes;
+  if (!visual) return null;
+  const changed = new Set(report.pages.changed.map((page) => page.path));
+  const shown = visual.pages.filter((shot) => !changed.has(shot.path));
+  const paths = [...new Set(shown.filter((shot) => shot.diffPercent > 0).map((shot) => shot.path))];
+  // Said with the changed pages when there are some; else here, while it is made or if it failed.
+  const status = report.pages.changed.length === 0 && visual.state !== 'completed';
+  if (paths.length === 0 && !status) return null;
+  return (
+    <ReportSection title={t('site.changes.pagesRestyled')} count={paths.length}>
+      {status && <VisualDiffStatus visual={visual} />}
+      {paths.length > 0 && <p className="site-muted">{t('site.changes.restyledNote')}</p>}
+      <div className="changed-pages">
+        {paths.map((path) => (
+          <article key={path} className="changed-page" data-testid="restyled-page">
+            <h3 className="changed-page-head">
+              <PagePath path={path} href={pageHref(base, path)} />
+            </h3>
+            <VisualChange path={path} pages={shown.filter((shot) => shot.path === path)} />
+          </article>
+        ))}
+      </div>
+    </ReportSection>
   );
 }
 

@@ -82,12 +82,12 @@ const VISUAL: VisualDiff = {
   ],
 };
 
-function serveReport(visual: VisualDiff | null) {
+function serveReport(visual: VisualDiff | null, report: ChangeReport = REPORT) {
   const changes: VersionChanges = {
     versionId: 'v3',
     baseVersionId: 'v2',
     baseNumber: 2,
-    report: REPORT,
+    report,
     visual,
   };
   const pictures = Object.fromEntries(
@@ -212,5 +212,40 @@ describe('the visual diff on the change report (issue 33)', () => {
         'Could not compare how the pages look: The comparison took too long.',
       ),
     ).toBeTruthy();
+  });
+
+  it('shows pages whose text is the same but whose stylesheet changed, when they look different', async () => {
+    // Only the stylesheet changed: the visual diff rendered the pages that use it.
+    const restyled: ChangeReport = {
+      ...REPORT,
+      summary: '1 file changed',
+      pages: { added: [], removed: [], changed: [] },
+      assets: {
+        added: [],
+        removed: [],
+        changed: [
+          { path: '/css/site.css', contentType: 'text/css', sizeBefore: 900, sizeAfter: 950 },
+        ],
+      },
+    };
+    serveReport({ ...VISUAL, state: 'running', pages: [] }, restyled);
+    renderReport();
+    expect(
+      await screen.findByText('Comparing how the changed pages look before and after…'),
+    ).toBeTruthy();
+
+    serveReport(VISUAL, restyled);
+    // /pricing looks different; /news only by noise, so it is not listed.
+    expect(await screen.findAllByTestId('restyled-page', {}, { timeout: 5_000 })).toHaveLength(1);
+    const section = within(screen.getByRole('region', { name: /Pages that look different/ }));
+    expect(section.getByText('/pricing', { selector: '.change-path' })).toBeTruthy();
+    expect(section.queryByText('/news', { selector: '.change-path' })).toBeNull();
+    expect(
+      section.getByText(
+        'Their text did not change: a stylesheet, an image or a font they use did.',
+      ),
+    ).toBeTruthy();
+    const viewer = within(section.getByRole('region', { name: 'How it looks' }));
+    expect(viewer.getByTestId('visual-metrics').textContent).toContain('Different pixels2.5%');
   });
 });

@@ -1,4 +1,4 @@
-import { FIDELITY_MAX_PAGES } from '@mirror/contract';
+import { FIDELITY_MAX_PAGES, type PlanId } from '@mirror/contract';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../platform/db/database.js';
@@ -29,6 +29,14 @@ function readProgress(event: unknown): { done: number; total: number } | null {
   return Number.isInteger(done) && Number.isInteger(total)
     ? { done: done as number, total: total as number }
     : null;
+}
+
+/**
+ * Pages a check renders at most (a change report's visual diff too): the plan's, lowered by
+ * FIDELITY_MAX_PAGES on a small machine.
+ */
+export function fidelityPageCap(plan: PlanId | null, config: Config): number {
+  return Math.min(FIDELITY_MAX_PAGES[plan ?? 'demo'], config.mirror.fidelityMaxPages ?? Infinity);
 }
 
 /** Time a check gets: the renders of its pages at two widths, a second render where they differ. */
@@ -86,10 +94,7 @@ export function createFidelityCheckJob(
       const plan = await deps.plans.planOf(version.owner_id);
       const owner = version.owner_id && plan ? { id: version.owner_id, plan } : null;
       const paths = row.paths ? (JSON.parse(row.paths) as string[]) : undefined;
-      const maxPages = Math.min(
-        FIDELITY_MAX_PAGES[plan ?? 'demo'],
-        config.mirror.fidelityMaxPages ?? Infinity,
-      );
+      const maxPages = fidelityPageCap(plan, config);
       await setState(db, versionId, 'running');
       // A repair reuses the checked version's files: they are held (and the version kept) until
       // the check's result is stored, whatever happens to the version meanwhile.

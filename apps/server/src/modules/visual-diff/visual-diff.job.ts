@@ -1,11 +1,10 @@
-import { FIDELITY_MAX_PAGES } from '@mirror/contract';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../platform/db/database.js';
 import { defineJob, type JobDefinition } from '../../platform/jobs/job.js';
 import { SandboxError, type Sandbox } from '../../platform/sandbox/sandbox.js';
 import type { UserPlans } from '../auth/user-plans.js';
-import { checkTimeoutMs } from '../fidelity/fidelity-check.job.js';
+import { checkTimeoutMs, fidelityPageCap } from '../fidelity/fidelity-check.job.js';
 import type { SiteVersions } from '../sites/site-versions.js';
 import type { StorageService } from '../storage/storage.service.js';
 import { findVisualDiff, saveVisualDiff, setVisualDiffState } from './visual-diff.repository.js';
@@ -61,10 +60,7 @@ export function createVisualDiffJob(deps: VisualDiffDeps): JobDefinition<VisualD
       if (!after?.manifest_hash || !before?.manifest_hash)
         return setVisualDiffState(db, versionId, 'failed', GONE);
       const plan = await deps.plans.planOf(after.owner_id);
-      const maxPages = Math.min(
-        FIDELITY_MAX_PAGES[plan ?? 'demo'],
-        config.mirror.fidelityMaxPages ?? Infinity,
-      );
+      const maxPages = fidelityPageCap(plan, config);
       await setVisualDiffState(db, versionId, 'running');
       // Both versions' files are held until the result is stored, whatever happens to them.
       const holder = holderOf(versionId);

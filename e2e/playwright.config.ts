@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_DISABLED_FEATURES } from '../packages/engine/src/render/chromium';
 import { DNS_E2E_ENV } from './support/dns';
 import { SEARCH_API_ENV } from './support/search-api';
 import { BASE_URL, E2E_PORT } from './support/server';
@@ -49,6 +50,8 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // Playwright's own, and the omnibox popups each test's window would preload unseen.
+        `--disable-features=${CHROMIUM_DISABLED_FEATURES.join(',')}`,
       ],
     },
   },

@@ -13,6 +13,41 @@ import type {
   Route,
 } from 'playwright-core';
 
+/**
+ * Features Playwright turns off (its `chromiumSwitches`, 1.65), repeated here because Chromium
+ * honours only the last `--disable-features` of a command line: ours, after Playwright's, must
+ * name them again. `chromium.test.ts` fails when Playwright's list grows.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Headless Chromium opens each new context's page in a window of its own and preloads that
+ * window's omnibox popups: two WebUI renderers (`chrome://omnibox-popup.top-chrome/`) per page
+ * that no one sees. In the e2e suite they used three times the CPU of the pages themselves.
+ */
+export const CHROMIUM_DISABLED_FEATURES = [
+  ...PLAYWRIGHT_DISABLED_FEATURES,
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
+
 export const CHROMIUM_ARGS = [
   // No GPU, and no calls home on a closed network. Chromium's own sandbox is chosen per launch.
   '--disable-gpu',
@@ -27,6 +62,7 @@ export const CHROMIUM_ARGS = [
   // own), STUN and TURN over UDP still reached 127.0.0.3 (rebinding.test.ts fails that way).
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  `--disable-features=${CHROMIUM_DISABLED_FEATURES.join(',')}`,
 ];
 
 /**

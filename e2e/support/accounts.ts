@@ -47,12 +47,17 @@ export function userMenuButton(page: Page, name: string) {
 /** Logs in through the navbar's dialog and waits until the user menu shows. */
 export async function logInViaUi(page: Page, account: Pick<Account, 'email' | 'password'>) {
   const dialog = loginDialog(page);
-  if (!(await dialog.isVisible())) {
-    await page
-      .getByRole('banner')
-      .getByRole('button', { name: text('en', 'nav.login') })
-      .click();
-  }
+  // A page opened at /?login=true opens the dialog itself, maybe only after the first look: then
+  // its backdrop takes the click meant for the banner's button, and the next look finds it open.
+  await expect(async () => {
+    if (!(await dialog.isVisible())) {
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: text('en', 'nav.login') })
+        .click({ timeout: 2_000 });
+    }
+    await expect(dialog).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await dialog.getByLabel(text('en', 'auth.fields.email')).fill(account.email);
   await dialog.getByLabel(text('en', 'auth.fields.password')).fill(account.password);
   await dialog.getByRole('button', { name: text('en', 'auth.login.submit') }).click();

@@ -40,7 +40,7 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
 /**
  * Headless Chromium opens each new context's page in a window of its own and preloads that
  * window's omnibox popups: two WebUI renderers (`chrome://omnibox-popup.top-chrome/`) per page
- * that no one sees. In the e2e suite they used three times the CPU of the pages themselves.
+ * that no one sees. In the e2e suite they used almost three times the CPU of the pages themselves.
  */
 export const CHROMIUM_DISABLED_FEATURES = [
   ...PLAYWRIGHT_DISABLED_FEATURES,

@@ -115,6 +115,59 @@ export function describeJobQueue(
       expect(peak).toBe(2);
     });
 
+    it('runs the jobs people wait for before background work, which never takes the last slot', async () => {
+      const harness = await setup();
+      const queue = harness.make({ concurrency: 2 });
+      const started: string[] = [];
+      let backgroundActive = 0;
+      let backgroundPeak = 0;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const thumbnail = defineJob({
+        name: 'thumbnail',
+        payload: z.object({ n: z.number() }),
+        maxAttempts: 1,
+        backoffMs: 10,
+        background: true,
+        handle: async ({ n }) => {
+          started.push(`thumbnail ${n}`);
+          backgroundActive++;
+          backgroundPeak = Math.max(backgroundPeak, backgroundActive);
+          await released;
+          backgroundActive--;
+        },
+      });
+      const mirror = defineJob({
+        name: 'mirror',
+        payload: z.object({ n: z.number() }),
+        maxAttempts: 1,
+        backoffMs: 10,
+        handle: async ({ n }) => void started.push(`mirror ${n}`),
+      });
+      queue.register(thumbnail);
+      queue.register(mirror);
+      // Queued before the mirror, taken after it.
+      const thumbnails = [
+        await queue.enqueue(thumbnail, { n: 1 }),
+        await queue.enqueue(thumbnail, { n: 2 }),
+        await queue.enqueue(thumbnail, { n: 3 }),
+      ];
+      const first = await queue.enqueue(mirror, { n: 1 });
+      queue.start();
+      await waitForState(harness, first, 'completed');
+      expect(started[0]).toBe('mirror 1');
+      await waitFor(() => (backgroundActive === 1 ? true : undefined), TIMEOUT_MS);
+
+      // One thumbnail holds a slot, two wait: a new mirror still runs at once.
+      const second = await queue.enqueue(mirror, { n: 2 });
+      await waitForState(harness, second, 'completed');
+      expect(started.filter((name) => name.startsWith('thumbnail'))).toHaveLength(1);
+
+      release();
+      for (const id of thumbnails) await waitForState(harness, id, 'completed');
+      expect(backgroundPeak).toBe(1);
+    });
+
     it('waits for runAt', async () => {
       const harness = await setup();
       const queue = harness.make();

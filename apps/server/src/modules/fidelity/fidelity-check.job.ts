@@ -77,6 +77,7 @@ export function createFidelityCheckJob(
 
   return defineJob({
     name: 'fidelity-check',
+    background: true,
     payload: FidelityCheckPayload,
     maxAttempts: 2,
     backoffMs: 30_000,

@@ -21,6 +21,7 @@ export function createThumbnailVersionJob(
   const { versions, screenshots } = deps;
   return defineJob({
     name: 'thumbnail-version',
+    background: true,
     payload: ThumbnailVersionPayload,
     maxAttempts: 2,
     backoffMs: 30_000,

@@ -46,6 +46,7 @@ export function createVisualDiffJob(deps: VisualDiffDeps): JobDefinition<VisualD
   const { db, config, sandbox, versions } = deps;
   return defineJob({
     name: 'visual-diff',
+    background: true,
     payload: VisualDiffPayload,
     maxAttempts: 2,
     backoffMs: 30_000,

@@ -1,7 +1,7 @@
-import { Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { PermanentJobError, type JobDefinition, type JobQueue } from './job.js';
+import { backgroundSlots, PermanentJobError, type JobDefinition, type JobQueue } from './job.js';
 
 export interface BullmqJobQueueOptions {
   /** `redis://host:port[/db]`. */
@@ -15,6 +15,14 @@ export interface BullmqJobQueueOptions {
   /** Queue name; every job definition shares it. */
   queueName?: string;
 }
+
+/**
+ * BullMQ's priority of background work (`JobDefinition.background`): jobs without one (0) are
+ * taken first.
+ */
+const BACKGROUND_PRIORITY = 10;
+/** A background job taken while the process's background slots are full waits this long. */
+const BACKGROUND_RETRY_MS = 1_000;
 
 /** What a job's stored data carries besides the payload. */
 interface StoredJob {
@@ -42,6 +50,8 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
   queue.on('error', (err) => log.error({ err }, 'job queue connection error'));
   let worker: Worker | null = null;
   const schedules: { definition: JobDefinition<unknown>; everyMs: number }[] = [];
+  /** Background jobs this process runs now (at most `backgroundSlots`). */
+  let backgroundRunning = 0;
 
   /** Lets the job's definition record the failure where users see it. */
   async function abandon(definition: JobDefinition<unknown>, job: Job<StoredJob>): Promise<void> {
@@ -66,6 +76,15 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
       await abandon(definition, job);
       throw new UnrecoverableError('its process died during the last try');
     }
+    if (definition.background) {
+      // The worker takes background work only when nothing waits before it (its priority); the
+      // last free slot stays for the next job a person waits for.
+      if (backgroundRunning >= backgroundSlots(options.concurrency)) {
+        await job.moveToDelayed(Date.now() + BACKGROUND_RETRY_MS, token);
+        throw new DelayedError();
+      }
+      backgroundRunning++;
+    }
     const abort = signal ?? new AbortController().signal;
     try {
       const payload = definition.payload.parse(job.data.payload);
@@ -80,6 +99,8 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
       jobLog.warn({ err }, permanent ? 'job failed' : 'job failed; will try again');
       if (err instanceof PermanentJobError) throw new UnrecoverableError(err.message);
       throw err;
+    } finally {
+      if (definition.background) backgroundRunning--;
     }
   }
 
@@ -94,6 +115,7 @@ export function createBullmqJobQueue(options: BullmqJobQueueOptions): JobQueue {
         attempts: definition.maxAttempts,
         backoff: { type: 'exponential', delay: definition.backoffMs, jitter: 0.25 },
         ...(delay > 0 ? { delay } : {}),
+        ...(definition.background ? { priority: BACKGROUND_PRIORITY } : {}),
         removeOnComplete: { age: 24 * 3600, count: 1000 },
         removeOnFail: { age: 7 * 24 * 3600 },
       });

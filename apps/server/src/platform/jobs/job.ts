@@ -12,6 +12,13 @@ export interface JobDefinition<P> {
   maxAttempts: number;
   /** Wait before the second try; doubled for each try after that (with jitter). */
   backoffMs: number;
+  /**
+   * Work nobody waits for (thumbnails, fidelity checks, visual diffs): a process takes it after
+   * the jobs people wait for (a mirror, a customization, a domain check), and with two or more
+   * slots never takes the last free one for it, so a new mirror starts at once however many
+   * checks are queued.
+   */
+  background?: boolean;
   handle(payload: P, context: JobContext): Promise<void>;
   /**
    * The job is given up without its handler having ended it: its process died during the last try
@@ -69,6 +76,11 @@ export interface JobQueue {
   counts(): Promise<JobCounts>;
   /** Releases connections (after `stop`); the queue cannot be used afterwards. */
   close(): Promise<void>;
+}
+
+/** How many background jobs a process with `concurrency` slots runs at once: all but one. */
+export function backgroundSlots(concurrency: number): number {
+  return Math.max(1, concurrency - 1);
 }
 
 export function retryDelayMs(definition: { backoffMs: number }, attempt: number): number {

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
-import { PermanentJobError, retryDelayMs, type JobDefinition, type JobQueue } from './job.js';
+import {
+  backgroundSlots,
+  PermanentJobError,
+  retryDelayMs,
+  type JobDefinition,
+  type JobQueue,
+} from './job.js';
 
 export interface LocalJobQueueOptions {
   db: Db;
@@ -26,7 +32,10 @@ export function createLocalJobQueue(
   const pollMs = options.pollMs ?? 500;
   const workerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const definitions = new Map<string, JobDefinition<unknown>>();
-  const running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  const running = new Map<
+    string,
+    { promise: Promise<void>; abort: AbortController; background: boolean }
+  >();
   let timer: NodeJS.Timeout | null = null;
   let stopping = false;
   let pumping = false;
@@ -80,16 +89,31 @@ export function createLocalJobQueue(
     }
   }
 
-  async function claim() {
-    const candidates = await db
+  /** Due jobs of these names, oldest first. */
+  async function due(names: string[]) {
+    if (names.length === 0) return [];
+    return db
       .selectFrom('jobs')
       .select('id')
       .where('status', '=', 'queued')
       .where('run_at', '<=', now())
-      .where('name', 'in', [...definitions.keys()])
+      .where('name', 'in', names)
       .orderBy('run_at')
       .limit(5)
       .execute();
+  }
+
+  /**
+   * The next job: one somebody waits for first, else background work while it has a slot left
+   * (all but one of them: `backgroundSlots`).
+   */
+  async function claim() {
+    const names = [...definitions.keys()];
+    const isBackground = (name: string) => definitions.get(name)?.background === true;
+    const backgroundRunning = [...running.values()].filter((job) => job.background).length;
+    let candidates = await due(names.filter((name) => !isBackground(name)));
+    if (candidates.length === 0 && backgroundRunning < backgroundSlots(options.concurrency))
+      candidates = await due(names.filter(isBackground));
     for (const { id } of candidates) {
       const job = await db
         .updateTable('jobs')
@@ -231,7 +255,11 @@ export function createLocalJobQueue(
             }
             void pump();
           });
-        running.set(job.id, { promise, abort });
+        running.set(job.id, {
+          promise,
+          abort,
+          background: definitions.get(job.name)?.background === true,
+        });
       }
     } catch (err) {
       // A poll that began just before `stop` may end after the database is closed: not a fault.

@@ -252,7 +252,7 @@ export function removeRunFolder(folder: RunFolder, user: RunUser | null): void {
  * (database URL, storage, payment, mail or AI credentials, AWS_* for the SDK's own chain). Its
  * home is a folder of its own.
  */
-export function runEnv(folder: RunFolder): NodeJS.ProcessEnv {
+export function runEnv(folder: RunFolder, codeCache: string | null = null): NodeJS.ProcessEnv {
   const keep = /^(PATH|LANG|LANGUAGE|LC_\w+|TZ|NODE_ENV|NODE_EXTRA_CA_CERTS|FONTCONFIG_\w+)$/;
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (keep.test(name)) env[name] = value;
@@ -263,6 +263,8 @@ export function runEnv(folder: RunFolder): NodeJS.ProcessEnv {
     XDG_CONFIG_HOME: path.join(folder.home, '.config'),
     XDG_CACHE_HOME: path.join(folder.home, '.cache'),
     XDG_DATA_HOME: path.join(folder.home, '.local', 'share'),
+    // Node's compile cache of the server's code (`code-cache.ts`).
+    ...(codeCache ? { NODE_COMPILE_CACHE: codeCache } : {}),
   };
 }
 

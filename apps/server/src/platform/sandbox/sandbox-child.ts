@@ -1,9 +1,10 @@
 /**
  * The child side of the sandbox (`sandbox.ts`): receives one task, imports its module, runs it,
- * sends the answer and exits. Anything thrown where nobody catches it ends this process only. It
+ * sends the answer and exits (or, to fill the compile cache, only imports it: `code-cache.ts`). Anything thrown where nobody catches it ends this process only. It
  * holds no storage settings: its blob store is the parent's, over the IPC channel.
  */
 import fs from 'node:fs';
+import module from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { setChromiumSandbox } from '@mirror/engine';
 import { createChannelBlobStore, errorData } from './blob-channel.js';
@@ -83,6 +84,14 @@ process.on('message', (message: ToChild) => {
     blobs.receive(message.id, message.answer);
   } else if (message.type === 'abort') {
     controller.abort(new Error('The run was stopped.'));
+  } else if (message.type === 'warm' && !started) {
+    started = true;
+    import(message.module)
+      .then(() => {
+        module.flushCompileCache();
+        process.exit(0);
+      })
+      .catch(() => process.exit(1));
   } else if (message.type === 'start' && !started) {
     started = true;
     start(message).catch((error: unknown) => fail(error, 1));

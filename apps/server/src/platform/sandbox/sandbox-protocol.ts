@@ -47,6 +47,8 @@ export type ToChild =
       /** The run's empty folder for files it hands back. */
       outputDir: string;
     }
+  /** Load `module` and exit: fills Node's compile cache (`code-cache.ts`), runs nothing. */
+  | { type: 'warm'; module: string }
   | { type: 'abort' }
   | { type: 'blob'; id: number; answer: BlobAnswer };
 

@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BlobStore } from '@mirror/engine';
 import { createBlobStore, type BlobStoreSettings } from '../blobs/blob-store.js';
 import { serveBlobs } from './blob-channel.js';
+import { createCodeCache } from './code-cache.js';
 import {
   killProcesses,
   killTree,
@@ -278,6 +279,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const { user } = privileges;
   describePrivileges(privileges, options.log);
   removeStaleRunFolders(user);
+  const codeCache = createCodeCache(user);
 
   async function run<I, O>(
     task: SandboxTask<I, O>,
@@ -294,16 +296,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
     const load = moduleToLoad(task.module, options.loadBuilt ?? false);
     const loader = loaderArgs(load.module);
+    const execArgv = [...loader, `--max-old-space-size=${heapMb}`];
+    codeCache?.warm(load, execArgv);
     const folder = makeRunFolder(user, { sharedTmp: loader.length > 0 });
     // This run's own store: what it remembers having written is what this run wrote.
     const store = createBlobStore(options.blobs);
     let child: ChildProcess;
     try {
       child = fork(load.entry, [], {
-        execArgv: [...loader, `--max-old-space-size=${heapMb}`],
+        execArgv,
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-        env: runEnv(folder),
+        env: runEnv(folder, codeCache?.dir ?? null),
         ...(user ? { uid: user.uid, gid: user.gid } : {}),
       });
     } catch (error) {

@@ -50,12 +50,26 @@ export class Frontier {
   private pagesStarted = 0;
   private filesStarted = 0;
   private wakeDrain: (() => void) | null = null;
+  /**
+   * A re-mirror's pages of the version it replaces: under the page limit they go first, so a
+   * sync of a site larger than the limit keeps the same pages rather than whichever answered
+   * first (which would report pages added and removed on every sync of an unchanged site).
+   */
+  private readonly preferred: ReadonlySet<string>;
+  /** Preferred pages not started yet: the share of the page limit kept for them. */
+  private reserved: number;
+  /** New pages that would have taken a reserved share, started once the crawl has settled. */
+  private readonly deferred: { task: Task; lane: Lane<Task> }[] = [];
 
   constructor(
     private readonly limits: FrontierLimits,
     private readonly signal: AbortSignal,
     private readonly refuse: Refuse,
-  ) {}
+    preferredPages: Iterable<string> = [],
+  ) {
+    this.preferred = new Set(preferredPages);
+    this.reserved = this.preferred.size;
+  }
 
   has(url: string): boolean {
     return this.seen.has(url);
@@ -136,7 +150,7 @@ export class Frontier {
 
   /** Nothing is being fetched and nothing waits in a lane: the crawl has settled, for now. */
   idle(): boolean {
-    if (this.running > 0) return false;
+    if (this.running > 0 || this.deferred.length > 0) return false;
     for (const lane of this.lanes.all()) if (lane.queue.length > 0) return false;
     return true;
   }
@@ -162,6 +176,10 @@ export class Frontier {
             break;
           }
           const task = lane.queue.shift()!;
+          if (this.defers(task)) {
+            this.deferred.push({ task, lane });
+            continue;
+          }
           if (!this.admit(task, bytes.bytes)) continue;
           lane.active++;
           this.running++;
@@ -176,6 +194,13 @@ export class Frontier {
           running.add(job);
         }
       }
+      if (running.size === 0 && nextWake === Infinity && this.deferred.length > 0) {
+        // Settled: the preferred pages not started by now were not found. The new pages waiting
+        // take what is left of the limit, in the order they were found.
+        this.reserved = 0;
+        for (const { task, lane } of this.deferred.splice(0)) lane.queue.push(task);
+        continue;
+      }
       if (running.size === 0 && nextWake === Infinity && !busy()) break;
       await new Promise<void>((resolve) => {
         this.wakeDrain = resolve;
@@ -184,6 +209,13 @@ export class Frontier {
       this.wakeDrain = null;
     }
     await Promise.allSettled(running);
+  }
+
+  /** A new page that would take the share of the page limit kept for the preferred ones. */
+  private defers(task: Task): boolean {
+    if (task.kind !== 'page' || task.attempt > 0 || this.reserved === 0) return false;
+    if (this.preferred.has(task.url.href)) return false;
+    return this.pagesStarted + this.reserved >= this.limits.maxPages;
   }
 
   /** Limits checked when a task is about to start. */
@@ -199,6 +231,7 @@ export class Frontier {
         return false;
       }
       this.pagesStarted++;
+      if (this.reserved > 0 && this.preferred.has(task.url.href)) this.reserved--;
     }
     if (this.filesStarted >= this.limits.maxFiles) {
       this.refuse(task.url.href, 'limit', `file limit of ${this.limits.maxFiles} reached`);
@@ -210,6 +243,8 @@ export class Frontier {
 
   /** Reports every task still queued (the run stopped before them). */
   refuseQueued(): void {
+    for (const { task } of this.deferred.splice(0))
+      this.refuse(task.url.href, 'limit', 'time limit reached');
     for (const lane of this.lanes.all()) {
       for (const task of lane.queue.clear())
         this.refuse(task.url.href, 'limit', 'time limit reached');

@@ -202,8 +202,11 @@ class Crawler {
       ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     });
     for (const entry of options.previous?.entries ?? []) this.previous.set(entry.url, entry);
-    this.frontier = new Frontier(settings, signal, (url, reason, detail) =>
-      this.fail(url, reason, detail),
+    this.frontier = new Frontier(
+      settings,
+      signal,
+      (url, reason, detail) => this.fail(url, reason, detail),
+      [...this.previous.values()].filter((e) => e.kind === 'page').map((e) => e.url),
     );
     this.progress = new Progress(
       options.onProgress,
@@ -577,18 +580,29 @@ class Crawler {
     if (status === 304 && previous?.sourceHash) {
       await response.discard();
       this.counters.notModified++;
-      const raw = await readBlob(this.options.store, previous.sourceHash);
       const sourceType = previous.sourceContentType ?? previous.contentType;
+      // Read back only what is parsed for references (and rewritten after the crawl): an image,
+      // a font or a video the copy serves as fetched is neither, however large.
+      const kept = previous.hash === previous.sourceHash;
+      const parsed =
+        !(kept && previous.size > DEFAULTS.maxParsedBytes) &&
+        bodyTypeOf(
+          sourceType,
+          task.url,
+          task.kind === 'page' ? 'page' : this.discovery.hintFor(task.url),
+        ) !== 'other';
+      const raw =
+        parsed || !kept ? await readBlob(this.options.store, previous.sourceHash) : undefined;
       this.record(task, {
         status: previous.status,
         contentType: sourceType,
         hash: previous.sourceHash,
-        size: raw.length,
+        size: raw?.length ?? previous.size,
         headers: previous.headers,
         ...(previous.etag ? { etag: previous.etag } : {}),
         ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
       });
-      this.discovery.discover(task, sourceType, raw, previous.url);
+      if (raw && parsed) this.discovery.discover(task, sourceType, raw, previous.url);
       if (previous.rendered) this.entries.get(href)!.rendered = true;
       if (previous.replayed) this.entries.get(href)!.replayed = true;
       Lanes.succeed(lane, answeredInMs);

@@ -51,24 +51,28 @@ export class Frontier {
   private filesStarted = 0;
   private wakeDrain: (() => void) | null = null;
   /**
-   * A re-mirror's pages of the version it replaces: under the page limit they go first, so a
-   * sync of a site larger than the limit keeps the same pages rather than whichever answered
-   * first (which would report pages added and removed on every sync of an unchanged site).
+   * A re-mirror's files of the version it replaces (`page`: its pages): under the page and file
+   * limits they go first, so a sync of a site larger than a limit keeps the same files rather
+   * than whichever answered first (which would report files added and removed on every sync of
+   * an unchanged site).
    */
-  private readonly preferred: ReadonlySet<string>;
-  /** Preferred pages not started yet: the share of the page limit kept for them. */
-  private reserved: number;
-  /** New pages that would have taken a reserved share, started once the crawl has settled. */
+  private readonly preferred: ReadonlyMap<string, TaskKind>;
+  /** Preferred pages and files not started yet: the shares of the limits kept for them. */
+  private readonly reserved = { page: 0, file: 0 };
+  /** New tasks that would have taken a reserved share, started once the crawl has settled. */
   private readonly deferred: { task: Task; lane: Lane<Task> }[] = [];
 
   constructor(
     private readonly limits: FrontierLimits,
     private readonly signal: AbortSignal,
     private readonly refuse: Refuse,
-    preferredPages: Iterable<string> = [],
+    preferred: Iterable<[url: string, kind: TaskKind]> = [],
   ) {
-    this.preferred = new Set(preferredPages);
-    this.reserved = this.preferred.size;
+    this.preferred = new Map(preferred);
+    for (const kind of this.preferred.values()) {
+      this.reserved.file++;
+      if (kind === 'page') this.reserved.page++;
+    }
   }
 
   has(url: string): boolean {
@@ -129,6 +133,7 @@ export class Frontier {
     if (this.seen.has(url) || this.filesStarted >= this.limits.maxFiles) return false;
     this.seen.add(url);
     this.filesStarted++;
+    this.started(url);
     this.found.asset++;
     return true;
   }
@@ -195,9 +200,9 @@ export class Frontier {
         }
       }
       if (running.size === 0 && nextWake === Infinity && this.deferred.length > 0) {
-        // Settled: the preferred pages not started by now were not found. The new pages waiting
+        // Settled: the preferred files not started by now were not found. The new ones waiting
         // take what is left of the limit, in the order they were found.
-        this.reserved = 0;
+        this.reserved.page = this.reserved.file = 0;
         for (const { task, lane } of this.deferred.splice(0)) lane.queue.push(task);
         continue;
       }
@@ -211,11 +216,21 @@ export class Frontier {
     await Promise.allSettled(running);
   }
 
-  /** A new page that would take the share of the page limit kept for the preferred ones. */
+  /** A new task that would take the share of the page or file limit kept for preferred ones. */
   private defers(task: Task): boolean {
-    if (task.kind !== 'page' || task.attempt > 0 || this.reserved === 0) return false;
-    if (this.preferred.has(task.url.href)) return false;
-    return this.pagesStarted + this.reserved >= this.limits.maxPages;
+    if (task.attempt > 0 || this.preferred.has(task.url.href)) return false;
+    const { page, file } = this.reserved;
+    if (task.kind === 'page' && page > 0 && this.pagesStarted + page >= this.limits.maxPages)
+      return true;
+    return file > 0 && this.filesStarted + file >= this.limits.maxFiles;
+  }
+
+  /** A preferred file (`kind` as it was) started: its share is its own now. */
+  private started(url: string): void {
+    const kind = this.preferred.get(url);
+    if (!kind) return;
+    if (this.reserved.file > 0) this.reserved.file--;
+    if (kind === 'page' && this.reserved.page > 0) this.reserved.page--;
   }
 
   /** Limits checked when a task is about to start. */
@@ -231,13 +246,13 @@ export class Frontier {
         return false;
       }
       this.pagesStarted++;
-      if (this.reserved > 0 && this.preferred.has(task.url.href)) this.reserved--;
     }
     if (this.filesStarted >= this.limits.maxFiles) {
       this.refuse(task.url.href, 'limit', `file limit of ${this.limits.maxFiles} reached`);
       return false;
     }
     this.filesStarted++;
+    this.started(task.url.href);
     return true;
   }
 

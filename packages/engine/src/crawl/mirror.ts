@@ -206,7 +206,7 @@ class Crawler {
       settings,
       signal,
       (url, reason, detail) => this.fail(url, reason, detail),
-      [...this.previous.values()].filter((e) => e.kind === 'page').map((e) => e.url),
+      [...this.previous.values()].map((e) => [e.url, e.kind]),
     );
     this.progress = new Progress(
       options.onProgress,

@@ -11,6 +11,7 @@ export { exportStatic, exportPathOf } from './export/export-static.js';
 export { agreedQueryVariants } from './query-variants.js';
 export { MINIMUM_NODE, unsupportedNode } from './node-version.js';
 export { homeTitle } from './home-title.js';
+export * from './forms/index.js';
 export { createFsBlobStore } from './storage/fs-blob-store.js';
 export { createMemoryBlobStore } from './storage/memory-blob-store.js';
 export { readBlob, BLOB_PRESENCE_TTL_MS, createPresenceCache } from './storage/blob-utils.js';

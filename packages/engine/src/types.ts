@@ -80,6 +80,133 @@ export interface ManifestEntry {
   renderTemplate?: string;
   /** Its scripts route on the client (History API, hash routing, a location changed after load). */
   clientRouted?: boolean;
+  /**
+   * The page's `<form>`s in document order, as `findForms` reads them from the HTML the copy keeps
+   * (the rendered DOM for a page kept as rendered): where each submits, its fields and its class
+   * (docs/engine.md, "Forms"). At most `FORM_LIMITS.formsPerPage`. Absent when the page has none,
+   * and in manifests written before it existed.
+   */
+  forms?: PageForm[];
+}
+
+/**
+ * What a form is for, from its fields and words (docs/engine.md, "Forms"): `contact` (a message
+ * with an email, phone or name), `newsletter` (essentially an email to subscribe), `search`,
+ * `login` (a password field, or a sign-in or password-reset form), `payment` (card fields),
+ * `other`.
+ */
+export type FormKind = 'contact' | 'newsletter' | 'search' | 'login' | 'payment' | 'other';
+
+/**
+ * Why a form is never captured on the copy: it has a password field, card fields (or a card
+ * widget such as Stripe's), it pays through a payment service (PayPal), it is an account form
+ * (sign in, password reset) by its words, or it only closes a dialog (`method=dialog`) and sends
+ * nothing.
+ */
+export type FormRefusal = 'password' | 'card-number' | 'payment-service' | 'account' | 'dialog';
+
+/** A form service named by the form's action or attributes. */
+export type FormService =
+  | 'netlify'
+  | 'formspree'
+  | 'getform'
+  | 'basin'
+  | 'formsubmit'
+  | 'web3forms'
+  | 'mailchimp'
+  | 'brevo'
+  | 'convertkit'
+  | 'mailerlite'
+  | 'hubspot'
+  | 'google-forms'
+  | 'contact-form-7'
+  | 'paypal';
+
+/** A field's type: the input's (lowercased; `text` for a missing or unknown one), or the element. */
+export type FormFieldType =
+  | 'text'
+  | 'search'
+  | 'email'
+  | 'url'
+  | 'tel'
+  | 'password'
+  | 'number'
+  | 'range'
+  | 'date'
+  | 'month'
+  | 'week'
+  | 'time'
+  | 'datetime-local'
+  | 'color'
+  | 'checkbox'
+  | 'radio'
+  | 'file'
+  | 'hidden'
+  | 'textarea'
+  | 'select';
+
+/** What a field asks for, from its type, `autocomplete`, name, id, placeholder and label. */
+export type FormFieldHolds =
+  'email' | 'phone' | 'name' | 'message' | 'search' | 'password' | 'card';
+
+/**
+ * A field a form submits (`input`, `select`, `textarea`); buttons are not fields. Radio buttons
+ * and checkboxes of one name are one field whose `options` are their values.
+ */
+export interface PageFormField {
+  /** The name it is sent under, as written (cut to 200 characters); '' when it has none. */
+  name: string;
+  type: FormFieldType;
+  required: boolean;
+  /** A `select multiple`, or a file input taking several files. */
+  multiple?: true;
+  /**
+   * The values of a select's options (an option without `value` gives its text), or of a radio
+   * or checkbox group; at most `FORM_LIMITS.optionsPerField`, each cut to 200 characters.
+   */
+  options?: string[];
+  holds?: FormFieldHolds;
+  /** A trap for bots that people do not see (`tabindex=-1`, named like one, Netlify's honeypot). */
+  honeypot?: true;
+  /** Outside the form's element, tied to it by its `form="id"` attribute. */
+  outside?: true;
+}
+
+/** A `<form>` of a page (`findForms`; docs/engine.md, "Forms"). */
+export interface PageForm {
+  /**
+   * Unique within the page: the form's `id`, else its `name`, else `form-N` (N its place among the
+   * page's forms, from 1); a repeat gets `-2`, `-3`. Cut to 100 characters.
+   */
+  id: string;
+  /** Its place among the page's forms, from 0. */
+  index: number;
+  /**
+   * The absolute URL it submits to, resolved against the page and its `<base href>`, fragment
+   * kept (Contact Form 7's `#wpcf7-f…`); the page's own URL when `action` is missing or empty;
+   * as written when it is no URL. Cut to 2,000 characters.
+   */
+  action: string;
+  method: 'GET' | 'POST' | 'DIALOG';
+  enctype: 'application/x-www-form-urlencoded' | 'multipart/form-data' | 'text/plain';
+  /** In document order (fields tied by `form=` from outside at their place), at most 200. */
+  fields: PageFormField[];
+  /** Fields past `FORM_LIMITS.fieldsPerForm`, counted. */
+  fieldsOmitted?: number;
+  kind: FormKind;
+  /** False for a form the copy never captures; `refusal` says why. */
+  capturable: boolean;
+  refusal?: FormRefusal;
+  /** The action is on the page's own site (the same host, `www.` aside). */
+  sameSite: boolean;
+  /**
+   * The action, on the page's own site, looks like a script of its server that a static copy
+   * does not have (`.php`, `.asp(x)`, `.cgi`, `.pl`, `.jsp`, `/cgi-bin/`, `/wp-admin/`, …).
+   */
+  serverScript: boolean;
+  service?: FormService;
+  /** The text of its first submit button (or an `input type=submit`'s value), cut to 100. */
+  submitLabel?: string;
 }
 
 export type FailureReason =

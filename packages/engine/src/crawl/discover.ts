@@ -1,3 +1,4 @@
+import { findForms } from '../forms/forms.js';
 import {
   decodeBody,
   processCss,
@@ -10,6 +11,7 @@ import {
   type RenderHints,
 } from '../references/index.js';
 import { collectPathStrings } from '../references/path-strings.js';
+import type { PageForm } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf } from './body-type.js';
 import { DEFAULTS } from './defaults.js';
@@ -23,9 +25,11 @@ import {
   pagefindScriptFiles,
 } from './search-indexes.js';
 
-/** What a page's references say about its scripts (read by the render policy). */
+/** What a page's references say about its scripts (read by the render policy), and its forms. */
 export interface HtmlInfo {
   hints: RenderHints;
+  /** The page's forms (`findForms`), when it has any. */
+  forms?: PageForm[];
 }
 
 const SCRIPT_KINDS: ReadonlySet<Ref['kind']> = new Set(['script', 'module']);
@@ -107,7 +111,10 @@ export class Discovery {
     return `Guessed ${files} from paths named in the site's scripts (search indexes, workers, data): ${(this.guessed - missed).toLocaleString('en-US')} captured, ${missed.toLocaleString('en-US')} not found (guesses, not failures).${over}`;
   }
 
-  /** Queues what a body references; for a page, also returns what its scripts hint at. */
+  /**
+   * Queues what a body references; for a page, also returns what its scripts hint at and its
+   * forms (read only when it has a `<form` tag).
+   */
   discover(
     task: Task,
     contentType: string,
@@ -125,7 +132,8 @@ export class Discovery {
         const { text } = decodeBody(raw, contentType, 'html');
         const result = processHtml(text, documentUrl, collectRefs);
         refs = result.refs;
-        info = { hints: result.renderHints };
+        const forms = findForms(text, documentUrl);
+        info = { hints: result.renderHints, ...(forms.length > 0 ? { forms } : {}) };
         for (const map of result.importMaps) this.rememberImportMap(map);
         const base = refs.find((r) => r.context === 'base')?.url ?? documentUrl;
         this.rememberPage(refs, SCRIPT_KINDS, base);

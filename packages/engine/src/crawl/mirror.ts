@@ -20,7 +20,7 @@ import {
   settingsOf,
   type Settings,
 } from './defaults.js';
-import { Discovery } from './discover.js';
+import { Discovery, type HtmlInfo } from './discover.js';
 import { FailureLog } from './failure-log.js';
 import {
   categorize,
@@ -602,7 +602,8 @@ class Crawler {
         ...(previous.etag ? { etag: previous.etag } : {}),
         ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
       });
-      if (raw && parsed) this.discovery.discover(task, sourceType, raw, previous.url);
+      if (raw && parsed)
+        this.recordForms(href, this.discovery.discover(task, sourceType, raw, previous.url));
       if (previous.rendered) this.entries.get(href)!.rendered = true;
       if (previous.replayed) this.entries.get(href)!.replayed = true;
       Lanes.succeed(lane, answeredInMs);
@@ -653,8 +654,18 @@ class Crawler {
     Lanes.succeed(lane, answeredInMs);
     if (raw) {
       const info = this.discovery.discover(task, contentType, raw, href);
+      this.recordForms(href, info);
       if (info && task.kind === 'page' && !task.leaf) this.renders.consider(task, info);
     }
+  }
+
+  /**
+   * A page's forms go on its entry, read from the body its copy keeps (a render kept as the DOM
+   * replaces them, `RenderPolicy.adopt`); none, no field.
+   */
+  private recordForms(href: string, info: HtmlInfo | undefined): void {
+    const entry = this.entries.get(href);
+    if (entry?.kind === 'page' && info?.forms) entry.forms = info.forms;
   }
 
   private record(

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { findForms } from '../forms/forms.js';
 import { decodePng, differingPixels, textSimilarity } from '../fidelity/compare.js';
 import type { HttpClient } from '../net/http-client.js';
 import type { RenderHints } from '../references/index.js';
@@ -623,6 +624,10 @@ export class RenderPolicy {
       entry.contentType = 'text/html; charset=utf-8';
       delete entry.sourceContentType;
       entry.rendered = true;
+      // The copy serves this DOM at the page's address: its forms are the page's now.
+      const forms = findForms(result.html, entry.url);
+      if (forms.length > 0) entry.forms = forms;
+      else delete entry.forms;
     } else entry.replayed = true;
     this.host.counters.rendered++;
     this.noteRendering();

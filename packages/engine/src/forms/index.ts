@@ -1,0 +1,1 @@
+export { findForms, FORM_LIMITS } from './forms.js';

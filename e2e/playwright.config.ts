@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_DISABLED_FEATURES } from '../packages/engine/src/render/chromium';
+import { CHROMIUM_ARGS } from '../packages/engine/src/render/chromium';
 import { DNS_E2E_ENV } from './support/dns';
 import { SEARCH_API_ENV } from './support/search-api';
 import { BASE_URL, E2E_PORT } from './support/server';
@@ -42,17 +42,9 @@ export default defineConfig({
     reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // Playwright's own, and the omnibox popups each test's window would preload unseen.
-        `--disable-features=${CHROMIUM_DISABLED_FEATURES.join(',')}`,
-      ],
+      // The engine's flags (no GPU, no calls home, Playwright's disabled features and the omnibox
+      // popups each test's window would preload unseen), as root without Chromium's sandbox.
+      args: ['--no-sandbox', ...CHROMIUM_ARGS],
     },
   },
   webServer: [

@@ -190,25 +190,25 @@ export interface DigestHit {
 export async function ownersOwedDigests(
   db: Db,
 ): Promise<{ ownerId: string; lastMailedAt: string | null }[]> {
-  const owed = await db
+  // One query: the owners with unmailed hits, each with when a daily digest last went out.
+  const rows = await db
     .selectFrom('watch_hits')
     .innerJoin('watches', 'watches.id', 'watch_hits.watch_id')
-    .select('watches.owner_id')
-    .distinct()
-    .where('watch_hits.mailed_at', 'is', null)
+    .select((eb) => [
+      'watches.owner_id',
+      eb.fn
+        .max(
+          eb.case().when('watches.email', '=', 'daily').then(eb.ref('watch_hits.mailed_at')).end(),
+        )
+        .as('at'),
+    ])
+    .groupBy('watches.owner_id')
+    .having((eb) => eb(eb.fn.countAll().filterWhere('watch_hits.mailed_at', 'is', null), '>', 0))
     .execute();
-  const out: { ownerId: string; lastMailedAt: string | null }[] = [];
-  for (const { owner_id } of owed) {
-    const last = await db
-      .selectFrom('watch_hits')
-      .innerJoin('watches', 'watches.id', 'watch_hits.watch_id')
-      .select((eb) => eb.fn.max('watch_hits.mailed_at').as('at'))
-      .where('watches.owner_id', '=', owner_id)
-      .where('watches.email', '=', 'daily')
-      .executeTakeFirst();
-    out.push({ ownerId: owner_id, lastMailedAt: (last?.at as string | null) ?? null });
-  }
-  return out;
+  return rows.map((row) => ({
+    ownerId: row.owner_id,
+    lastMailedAt: (row.at as string | null) ?? null,
+  }));
 }
 
 export async function unmailedHitsOf(db: Db, ownerId: string): Promise<DigestHit[]> {

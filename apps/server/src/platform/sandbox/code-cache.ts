@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RunUser } from './run-user.js';
 
 export interface CodeCache {
@@ -74,7 +75,7 @@ function install(from: string, to: string, fromUid: number, toUid: number): void
 /** What names one build of a task module: its path, its file's time and Node's version. */
 function buildKey(module: string): string | null {
   try {
-    const file = module.startsWith('file:') ? new URL(module).pathname : module;
+    const file = module.startsWith('file:') ? fileURLToPath(module) : module;
     const { mtimeMs } = fs.statSync(file);
     return createHash('sha256')
       .update(`${process.version}\0${file}\0${mtimeMs}`)

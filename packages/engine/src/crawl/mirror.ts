@@ -584,13 +584,7 @@ class Crawler {
       // Read back only what is parsed for references (and rewritten after the crawl): an image,
       // a font or a video the copy serves as fetched is neither, however large.
       const kept = previous.hash === previous.sourceHash;
-      const parsed =
-        !(kept && previous.size > DEFAULTS.maxParsedBytes) &&
-        bodyTypeOf(
-          sourceType,
-          task.url,
-          task.kind === 'page' ? 'page' : this.discovery.hintFor(task.url),
-        ) !== 'other';
+      const parsed = this.parses(task, sourceType, kept ? previous.size : NaN);
       const raw =
         parsed || !kept ? await readBlob(this.options.store, previous.sourceHash) : undefined;
       this.record(task, {
@@ -621,13 +615,7 @@ class Crawler {
       await response.discard();
       return void this.fail(href, 'http-error', 'a page, not a file', status);
     }
-    const type = bodyTypeOf(
-      contentType,
-      task.url,
-      task.kind === 'page' ? 'page' : this.discovery.hintFor(task.url),
-    );
-    const declared = Number(headers['content-length'] ?? NaN);
-    const parse = type !== 'other' && !(declared > DEFAULTS.maxParsedBytes);
+    const parse = this.parses(task, contentType, Number(headers['content-length'] ?? NaN));
     let stored: { hash: string; size: number };
     let raw: Buffer | undefined;
     const held = parse ? await collectUpTo(response.body, DEFAULTS.maxParsedBytes) : undefined;
@@ -657,6 +645,15 @@ class Crawler {
       this.recordForms(href, info);
       if (info && task.kind === 'page' && !task.leaf) this.renders.consider(task, info);
     }
+  }
+
+  /**
+   * Whether a body of this type and size (NaN: unknown) is read for its references: not an image,
+   * a font or a video, nor a body past the parse limit.
+   */
+  private parses(task: Task, contentType: string, size: number): boolean {
+    const hint = task.kind === 'page' ? 'page' : this.discovery.hintFor(task.url);
+    return bodyTypeOf(contentType, task.url, hint) !== 'other' && !(size > DEFAULTS.maxParsedBytes);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Node's compile cache (V8's code cache on disk, `NODE_COMPILE_CACHE`) for the runs' children.
  * Every run is a fresh Node process that loads the engine and its task before it does any work:
- * about 1 s of compiling; with the modules found compiled, about a third of that.
+ * the mirror task took 0.35 s to import on a quiet machine, 0.28 s with its modules found compiled
+ * (a run's fork to answer: about 450 → 330 ms), and more on a loaded one.
  *
  * The cache is code that every later run executes, so a run must not be able to write it where
  * another run reads it:

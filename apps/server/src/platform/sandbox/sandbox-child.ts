@@ -1,7 +1,8 @@
 /**
  * The child side of the sandbox (`sandbox.ts`): receives one task, imports its module, runs it,
- * sends the answer and exits (or, to fill the compile cache, only imports it: `code-cache.ts`). Anything thrown where nobody catches it ends this process only. It
- * holds no storage settings: its blob store is the parent's, over the IPC channel.
+ * sends the answer and exits (or, to fill the compile cache, only imports it: `code-cache.ts`).
+ * Anything thrown where nobody catches it ends this process only. It holds no storage settings:
+ * its blob store is the parent's, over the IPC channel.
  */
 import fs from 'node:fs';
 import module from 'node:module';

@@ -285,6 +285,12 @@ export type RenderMode = 'auto' | 'always' | 'never';
 export interface MirrorOptions {
   url: string;
   store: BlobStore;
+  /**
+   * Mark the forms a host that takes submissions would take (`markForms`: a honeypot field, and a
+   * script that sends the form's key and the time to submit): the service's copies. Off for a
+   * static export, whose server answers no POST.
+   */
+  markForms?: boolean;
   includeSubdomains?: boolean;
   /** Regular expressions (as strings or RegExp) on the full URL. */
   include?: (string | RegExp)[];

@@ -293,6 +293,7 @@ class Crawler {
       importMaps: this.discovery.importMaps,
       pageOf: (url) => this.discovery.pageOf(url),
       hintFor: (url) => this.discovery.hintFor(url),
+      markForms: this.options.markForms === true,
       onProgress: (done, total) => this.progress.rewriting(done, total),
     });
     this.emit('finalizing', true);

@@ -1,4 +1,5 @@
 import { forEachLimit } from '../for-each-limit.js';
+import { markForms } from '../forms/mark-forms.js';
 import {
   decodeBody,
   processCss,
@@ -30,6 +31,8 @@ export interface RewriteInput {
   pageOf(scriptUrl: string): string | undefined;
   /** What the documents that named a file say it is (a web manifest served as JSON). */
   hintFor(url: URL): Ref['kind'] | undefined;
+  /** Mark the forms the sites host takes (`MirrorOptions.markForms`). */
+  markForms: boolean;
   /** Told every 20 entries how many are done. */
   onProgress(done: number, total: number): void;
 }
@@ -102,6 +105,8 @@ class Rewriter {
       const { text, charset } = decodeBody(raw, entry.contentType, 'html');
       const utf8 = charset.toLowerCase() === 'utf-8';
       output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
+      if (this.input.markForms && entry.forms)
+        output = markForms(output, entry.forms, this.input.mapper);
       if (entry.rendered || entry.replayed)
         output = withRuntimeShim(output, this.siteOrigin(), this.capturedOrigins());
       if (!utf8) transcoded(entry, 'text/html; charset=utf-8');

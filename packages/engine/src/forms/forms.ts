@@ -93,6 +93,8 @@ interface FormDraft {
   index: number;
   /** Source position of the start tag: fields tied from outside are put in order by it. */
   at: number;
+  /** Source position of its `</form>`; none while (or when never) closed. */
+  closeAt?: number;
   attrs: ScannedAttr[];
   fields: FieldDraft[];
   omitted: number;
@@ -140,6 +142,17 @@ export function findForms(html: string, pageUrl: string): PageForm[] {
   return forms.length === 0 ? forms : (JSON.parse(JSON.stringify(forms)) as PageForm[]);
 }
 
+/**
+ * Where each form of `findForms(html, …)` ends: the position of its `</form>` in `html`, by the
+ * form's `index`; undefined for a form never closed (it runs to the end of the page).
+ */
+export function formEnds(html: string): (number | undefined)[] {
+  if (!FORM_TAG.test(html)) return [];
+  const walk = new FormWalk(html, 'http://copy.invalid/');
+  walk.run();
+  return walk.ends();
+}
+
 class FormWalk {
   private readonly forms: FormDraft[] = [];
   private readonly outside: FieldDraft[] = [];
@@ -168,7 +181,7 @@ class FormWalk {
       const token = scanner.next();
       if (token === Token.End) break;
       if (token === Token.Text) this.text(scanner.textStart, scanner.textEnd);
-      else if (token === Token.EndTag) this.endTag(scanner.name);
+      else if (token === Token.EndTag) this.endTag(scanner.name, scanner.start);
       else if (token === Token.StartTag) {
         this.startTag(scanner.name, scanner.attrs, scanner.start, scanner.selfClosing);
         readRawText(scanner, scanner.name);
@@ -194,7 +207,7 @@ class FormWalk {
     return decodeText(this.html.slice(start, Math.min(end, start + room * 2)));
   }
 
-  private endTag(name: string): void {
+  private endTag(name: string, at: number): void {
     if (name === 'template') {
       if (this.templates > 0) this.templates--;
       return;
@@ -202,11 +215,14 @@ class FormWalk {
     if (this.templates > 0) return;
     if (this.searchBox?.name === name && --this.searchBox.depth === 0) this.searchBox = undefined;
     switch (name) {
-      case 'form':
+      case 'form': {
         this.closeButton();
         this.closeSelect();
+        const form = this.liveForm();
+        if (form) form.closeAt = at;
         this.pointer = undefined;
         break;
+      }
       case 'select':
         this.closeSelect();
         break;
@@ -486,6 +502,10 @@ class FormWalk {
       const fields = tied.has(form) ? mergeByPlace(form.fields, tied.get(form)!) : form.fields;
       return this.record(form, fields, base, ids);
     });
+  }
+
+  ends(): (number | undefined)[] {
+    return this.forms.map((form) => form.closeAt);
   }
 
   private pageHost(): string | undefined {

@@ -1,1 +1,14 @@
 export { findForms, FORM_LIMITS } from './forms.js';
+export { FORM_MARK_TAG, markForms } from './mark-forms.js';
+export {
+  ELAPSED_FIELD,
+  FORM_KEY_FIELD,
+  HONEYPOT_FIELD,
+  matchSiteForm,
+  siteFormsOf,
+  SITE_FORM_PAGES,
+  SITE_FORMS_MAX,
+  thankYouPageOf,
+  type FormPost,
+  type SiteForm,
+} from './site-forms.js';

@@ -59,6 +59,7 @@ const SERVICE_MATRIX: Record<string, string[]> = {
     'src/modules/storage/*.test.ts',
     'src/modules/sites/*.test.ts',
     'src/modules/watches/watches.test.ts',
+    'src/modules/forms/*.test.ts',
     'src/modules/analytics/visit-*.test.ts',
     'src/modules/fidelity/fidelity-storage.test.ts',
     'src/modules/visual-diff/visual-diff.test.ts',

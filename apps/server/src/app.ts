@@ -1,4 +1,5 @@
 import type { WatchesService } from './modules/watches/watches.service.js';
+import type { FormsService } from './modules/forms/forms.service.js';
 import { createHash, randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -63,6 +64,7 @@ declare module 'fastify' {
     domainsService: DomainsService;
     parkingService: ParkingService;
     watchesService: WatchesService;
+    formsService: FormsService;
     storageService: StorageService;
     metrics: Metrics;
     probes: Probes;
@@ -150,6 +152,7 @@ async function buildHttpApp(
   app.decorate('domainsService', services.domainsService);
   app.decorate('parkingService', services.parkingService);
   app.decorate('watchesService', services.watchesService);
+  app.decorate('formsService', services.formsService);
   app.decorate('storageService', services.storageService);
   app.decorateRequest('authContext', null);
   // Fastify closes its server first (in-flight requests finish), then the platform drains jobs.

@@ -66,6 +66,9 @@ import { createSandbox, type Sandbox } from './platform/sandbox/sandbox.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
 import { createWatchesService, type WatchesService } from './modules/watches/watches.service.js';
+import { createFormCapture } from './modules/forms/form-capture.js';
+import { createFormsService, type FormsService } from './modules/forms/forms.service.js';
+import { requireManifest } from './modules/sites/manifests.js';
 import { defineJob, type JobQueue } from './platform/jobs/job.js';
 import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
@@ -189,6 +192,14 @@ export function createSitesHostOf(platform: Platform): SitesHost {
     visits,
   });
   domainRegistry.onChange(() => parkingPages.invalidate());
+  const forms = createFormCapture({
+    db: database.db,
+    blobs: platform.blobs,
+    limiter: platform.limiter,
+    mailer: platform.mailer,
+    config,
+    loadManifest: (versionId) => requireManifest(database.db, platform.blobs, versionId),
+  });
   const sitesHost = createSitesHost({
     db: database.db,
     blobs: platform.blobs,
@@ -197,6 +208,7 @@ export function createSitesHostOf(platform: Platform): SitesHost {
     domains: domainRegistry,
     parking: parkingPages,
     visits,
+    forms,
   });
   platform.metrics.watchSitesRequests(sitesHost.requestCount);
   return sitesHost;
@@ -218,6 +230,7 @@ export interface Services {
   storageService: StorageService;
   analyticsService: AnalyticsService;
   watchesService: WatchesService;
+  formsService: FormsService;
   /**
    * Runs queued jobs, including the periodic work (site retention and syncs, billing renewals, DNS
    * checks, scheduled as jobs so that one process runs each period), in this process; `platform.close()` drains it: no new jobs, running ones get half the
@@ -399,6 +412,14 @@ export function createServices(
     blobs,
   });
   register(watchesService.deliveryJob);
+  const formsService = createFormsService({
+    db,
+    blobs,
+    mailer: platform.mailer,
+    log,
+    sites: { ownedSite: (user, id) => sitesService.ownedSite(user, id) },
+    versions: siteVersions,
+  });
   const mirrorJob = register(
     createMirrorSiteJob({
       db,
@@ -496,6 +517,8 @@ export function createServices(
   periodic('site-maintenance', 10 * 60_000, () => sitesService.runMaintenance());
   // Daily digests of watches that are due (one a day per account), and old webhook deliveries.
   periodic('watch-digests', 15 * 60_000, () => watchesService.sendDigests());
+  // Daily digests of form submissions (an account's oldest owed one is a day old).
+  periodic('form-digests', 15 * 60_000, () => formsService.sendDigests());
   // Test-mode renewals are due to the minute; the tick also detaches custom domains whose grace
   // period after a downgrade is over, and forgets old webhook event ids.
   periodic('billing-maintenance', 60_000, () => paymentsService.runMaintenance());
@@ -528,6 +551,7 @@ export function createServices(
     storageService,
     analyticsService,
     watchesService,
+    formsService,
     startBackgroundWork() {
       if (started) return;
       started = true;

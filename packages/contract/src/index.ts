@@ -21,4 +21,5 @@ export * from './domain-rules.js';
 export * from './domains.js';
 export * from './changes.js';
 export * from './watches.js';
+export * from './forms.js';
 export * from './part-picker.js';

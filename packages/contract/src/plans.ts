@@ -18,6 +18,10 @@ export interface PlanLimits {
   watches: number;
   /** Days a version's change report is kept (the version itself may be kept longer). */
   reportRetentionDays: number;
+  /** Form submissions the copies' forms take per calendar month (UTC), spam not counted (issue 34). */
+  formSubmissions: number;
+  /** Bytes of files one form submission may carry (stored, counted in storage). */
+  formFileBytes: number;
 }
 
 export interface PlanFeature {
@@ -67,6 +71,8 @@ export const PLANS: readonly Plan[] = [
       hourlySync: false,
       watches: 1,
       reportRetentionDays: 30,
+      formSubmissions: 50,
+      formFileBytes: 1024 * 1024,
     },
     features: [
       { key: 'oneMirror', included: true },
@@ -97,6 +103,8 @@ export const PLANS: readonly Plan[] = [
       hourlySync: false,
       watches: 10,
       reportRetentionDays: 180,
+      formSubmissions: 1_000,
+      formFileBytes: 10 * 1024 * 1024,
     },
     features: [
       { key: 'fiveMirrors', included: true },
@@ -127,6 +135,8 @@ export const PLANS: readonly Plan[] = [
       hourlySync: true,
       watches: 100,
       reportRetentionDays: 730,
+      formSubmissions: 10_000,
+      formFileBytes: 25 * 1024 * 1024,
     },
     features: [
       { key: 'unlimitedMirrors', included: true },

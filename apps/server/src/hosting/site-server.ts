@@ -71,6 +71,17 @@ export interface SiteServerDeps {
    * (errors are logged and ignored); a returned promise is not awaited.
    */
   recordVisit?(siteId: string, req: IncomingMessage, kind: 'page' | 'asset', bytes: number): void;
+  /**
+   * Answers a POST to a site's live copy (not on a preview host): a submission of one of its
+   * forms (`form-capture.ts`), or 405 when it is none. Without it, every POST answers 405. Must
+   * answer and never reject.
+   */
+  receivePost?(
+    site: SiteSource,
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+  ): Promise<void>;
 }
 
 /** Options; the body cache's (`smallBodyBytes`, `bodyCacheBytes`, `compressedCacheBytes`) too. */
@@ -312,6 +323,9 @@ export function createSiteServer(
     if (site === null) {
       sendNoSite(res, req.headers.host ?? '', isHead);
       return undefined;
+    }
+    if (method === 'POST' && deps.receivePost !== undefined && site.preview !== true) {
+      return deps.receivePost(site, req, res, log);
     }
     if (!isHead && method !== 'GET') {
       sendFixed(

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/env.js';
 import type { DomainRegistry, HostRoute } from '../modules/domains/domain-registry.js';
 import type { VisitRecorder } from '../modules/analytics/visit-recorder.js';
-import { loadManifest } from '../modules/sites/manifests.js';
+import type { FormCapture } from '../modules/forms/form-capture.js';
+import { requireManifest } from '../modules/sites/manifests.js';
 import type { Db } from '../platform/db/database.js';
 import { createSiteServer, type SiteLogger } from './site-server.js';
 import type { SitesFront, TenantHandler } from './sites-front.js';
@@ -42,6 +43,8 @@ export function createSitesHost(deps: {
   parking?: ParkedDomainHandler;
   /** Counts what the sites' audience loads (not what is looked at on preview hosts). */
   visits?: Pick<VisitRecorder, 'recordSite'>;
+  /** Takes the submissions of copies' forms (without it, a POST to a copy answers 405). */
+  forms?: FormCapture;
 }) {
   const { db, blobs, config, domains, visits } = deps;
   /** A site's live version, found by its id or its subdomain. */
@@ -78,12 +81,9 @@ export function createSitesHost(deps: {
         }
         return liveVersionOf('subdomain', label);
       },
-      async loadManifest(versionId) {
-        const manifest = await loadManifest(db, blobs, versionId);
-        if (!manifest) throw new Error(`version ${versionId} has no manifest`);
-        return manifest;
-      },
+      loadManifest: (versionId) => requireManifest(db, blobs, versionId),
       ...(visits ? { recordVisit: visits.recordSite } : {}),
+      ...(deps.forms ? { receivePost: deps.forms.handle } : {}),
     },
     { appUrl: config.appUrl },
   );
@@ -155,7 +155,10 @@ export function createSitesHost(deps: {
     /** Requests answered since start (metrics). */
     requestCount: () => requests,
     /** A site's live version changed or the site is gone. */
-    invalidate: (_siteId?: string) => server.invalidate(),
+    invalidate: (_siteId?: string) => {
+      server.invalidate();
+      deps.forms?.invalidate();
+    },
     /** A parked domain's page changed. */
     invalidateParked: (domainId: string) => deps.parking?.invalidate(domainId),
   };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +56,9 @@ interface Ids {
   /** A screenshot of the visual diff of the live version's change report. */
   changeShotFile: string;
   watchId: string;
+  /** The live copy's newsletter form, and a submission of it with a file. */
+  formKey: string;
+  submissionId: string;
   /** The site's change feed's token (its address is the key). */
   feedToken: string;
   bystander: { email: string; password: string };
@@ -386,6 +390,56 @@ const ROWS: Row[] = [
     access: 'owner',
     expect: ownerOnly(204),
     request: (i) => ({ url: `/api/domains/clone/${i.siteId}/watches/${i.watchId}` }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/forms',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/forms` }),
+  },
+  {
+    route: 'PUT /api/domains/clone/:id/forms/:formKey',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/forms/${i.formKey}`,
+      payload: { enabled: true, redirectUrl: '/thanks', notify: 'daily' },
+    }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/forms/submissions',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/forms/submissions` }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/forms/submissions.csv',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/forms/submissions.csv` }),
+  },
+  {
+    route: 'PATCH /api/domains/clone/:id/forms/submissions/:submissionId',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/forms/submissions/${i.submissionId}`,
+      payload: { spam: false },
+    }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/forms/submissions/:submissionId/files/:index',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/forms/submissions/${i.submissionId}/files/0`,
+    }),
+  },
+  {
+    route: 'DELETE /api/domains/clone/:id/forms/submissions/:submissionId',
+    access: 'owner',
+    expect: ownerOnly(204),
+    request: (i) => ({ url: `/api/domains/clone/${i.siteId}/forms/submissions/${i.submissionId}` }),
   },
   {
     route: 'GET /api/domains/clone/:id/export.zip',
@@ -929,7 +983,7 @@ async function send(row: Row, caller: Caller) {
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  fixture = await startFixtureSite();
+  fixture = await startFixtureSite(3, { form: true });
   ai = await startOpenAiServer([
     { content: JSON.stringify({ ops: [{ op: 'setTitle', title: 'Bakery' }], unparsed: [] }) },
   ]);
@@ -998,6 +1052,52 @@ beforeAll(async () => {
   ids.watchId = watch.json().id;
   const watches = await ownerGet(`/api/domains/clone/${ids.siteId}/watches`);
   ids.feedToken = new URL((watches.body as { feedUrl: string }).feedUrl).searchParams.get('token')!;
+
+  // Its newsletter form, and a submission of it with a file (as the sites host keeps them).
+  const forms = await ownerGet(`/api/domains/clone/${ids.siteId}/forms`);
+  ids.formKey = (forms.body as { forms: { key: string }[] }).forms[0]!.key;
+  ids.submissionId = randomUUID();
+  const file = await t.app.blobs.put(
+    (async function* () {
+      yield Buffer.from("%PDF-1.4 a visitor's file");
+    })(),
+  );
+  await t.app.database.db
+    .insertInto('form_submissions')
+    .values({
+      id: ids.submissionId,
+      site_id: ids.siteId,
+      owner_id: (
+        await t.app.database.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', accounts.owner.email)
+          .executeTakeFirstOrThrow()
+      ).id,
+      form_key: ids.formKey,
+      form_label: 'Subscribe',
+      page: '/',
+      fields: JSON.stringify([['email', 'reader@example.net']]),
+      search_text: 'email reader@example.net',
+      spam: 0,
+      spam_reason: null,
+      bytes: 60,
+      created_at: new Date().toISOString(),
+      mailed_at: new Date().toISOString(),
+    })
+    .execute();
+  await t.app.database.db
+    .insertInto('form_files')
+    .values({
+      submission_id: ids.submissionId,
+      position: 0,
+      field: 'cv',
+      name: 'cv.pdf',
+      content_type: 'application/pdf',
+      hash: file.hash,
+      size: file.size,
+    })
+    .execute();
 
   // A custom domain on it and a parked domain.
   ids.customDomain = 'shop.owner-shop.test';

@@ -13,7 +13,17 @@ export interface FixtureSite {
   close(): Promise<void>;
 }
 
-export async function startFixtureSite(pages = 3): Promise<FixtureSite> {
+/**
+ * `form`: each page has a newsletter form posting to the site (`/subscribe.php`), as a copy's
+ * forms are taken by the sites host.
+ */
+export async function startFixtureSite(
+  pages = 3,
+  options: { form?: boolean } = {},
+): Promise<FixtureSite> {
+  const form = options.form
+    ? '<form action="/subscribe.php" method="post"><input type="email" name="email"><button>Subscribe</button></form>'
+    : '';
   const state: FixtureSite = {
     url: '',
     version: 1,
@@ -34,7 +44,7 @@ export async function startFixtureSite(pages = 3): Promise<FixtureSite> {
       return send(
         'text/html; charset=utf-8',
         `<!doctype html><html><head><title>Fixture v${state.version}</title><link rel="stylesheet" href="/style.css"></head>` +
-          `<body><h1>Version ${state.version} ${path}</h1><nav>${links}</nav><img src="/logo.svg" alt="logo"></body></html>`,
+          `<body><h1>Version ${state.version} ${path}</h1><nav>${links}</nav><img src="/logo.svg" alt="logo">${form}</body></html>`,
       );
     }
     if (path === '/style.css')

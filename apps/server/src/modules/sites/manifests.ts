@@ -23,3 +23,14 @@ export async function loadManifest(
   if (!version?.manifest_hash) return undefined;
   return JSON.parse((await readBlob(blobs, version.manifest_hash)).toString('utf8')) as Manifest;
 }
+
+/** A served version's manifest: one that has none is an error of the caller's. */
+export async function requireManifest(
+  db: Db,
+  blobs: BlobStore,
+  versionId: string,
+): Promise<Manifest> {
+  const manifest = await loadManifest(db, blobs, versionId);
+  if (!manifest) throw new Error(`version ${versionId} has no manifest`);
+  return manifest;
+}

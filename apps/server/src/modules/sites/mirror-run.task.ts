@@ -90,6 +90,8 @@ export async function run(
     manifest = await mirror({
       url: input.url,
       store: context.blobs,
+      // The sites host takes the copy's forms (modules/forms).
+      markForms: true,
       ...safeLookupOptions(input.net),
       render: input.render,
       chromiumPath: input.chromiumPath,

@@ -66,7 +66,8 @@ export async function forgetFailedVersions(db: Db): Promise<void> {
 /**
  * Bytes the owner's sites hold: every distinct blob of their completed versions (and of
  * `alsoVersionId`, a version about to complete), of their versions' fidelity screenshots, of their
- * change reports' visual diffs and of their thumbnails, each counted once.
+ * change reports' visual diffs, of their thumbnails and of files sent with their forms, each
+ * counted once.
  */
 export async function usedBytes(db: Db, ownerId: string, alsoVersionId?: string): Promise<number> {
   const served = db
@@ -101,7 +102,17 @@ export async function usedBytes(db: Db, ownerId: string, alsoVersionId?: string)
     ])
     .where('s.owner_id', '=', ownerId)
     .where('v.thumbnail_hash', 'is not', null);
-  const kept = served.unionAll(shots).unionAll(changeShots).unionAll(thumbnails).as('kept');
+  const formFiles = db
+    .selectFrom('form_files as ff')
+    .innerJoin('form_submissions as fs', 'fs.id', 'ff.submission_id')
+    .select(['ff.hash as hash', 'ff.size as size'])
+    .where('fs.owner_id', '=', ownerId);
+  const kept = served
+    .unionAll(shots)
+    .unionAll(changeShots)
+    .unionAll(thumbnails)
+    .unionAll(formFiles)
+    .as('kept');
   const held = db
     .selectFrom(kept)
     .select(['kept.hash', (eb) => eb.fn.max('kept.size').as('size')])
@@ -282,7 +293,8 @@ export async function markedAmong(
 
 /**
  * Which of `hashes` something still refers to: a version, a version's thumbnail or fidelity
- * screenshots, a change report's visual diff, a screenshot, a run in progress (its holds).
+ * screenshots, a change report's visual diff, a screenshot, a form submission's file, a run in
+ * progress (its holds).
  */
 export async function referencedAmong(db: Db, hashes: readonly string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
@@ -301,6 +313,7 @@ export async function referencedAmong(db: Db, hashes: readonly string[]): Promis
     .union(db.selectFrom('screenshots').select('hash').where('hash', 'in', list))
     .union(db.selectFrom('fidelity_blobs').select('hash').where('hash', 'in', list))
     .union(db.selectFrom('visual_diff_blobs').select('hash').where('hash', 'in', list))
+    .union(db.selectFrom('form_files').select('hash').where('hash', 'in', list))
     .union(db.selectFrom('blob_holds').select('hash').where('hash', 'in', list))
     .execute();
   return new Set(rows.map((r) => r.hash).filter((h): h is string => h !== null));

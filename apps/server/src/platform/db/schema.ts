@@ -615,6 +615,45 @@ export interface ParkedMessagesTable {
   created_at: Timestamp;
 }
 
+/** The owner's settings of a copy's form (issue 34), by the form's key. */
+export interface FormSettingsTable {
+  site_id: string;
+  form_key: string;
+  enabled: number;
+  redirect_url: string | null;
+  notify: 'each' | 'daily' | 'off';
+}
+
+/** A submission of a copy's form, taken by the sites host. */
+export interface FormSubmissionsTable {
+  id: string;
+  site_id: string;
+  owner_id: string;
+  form_key: string;
+  /** What the owner called the form when it was sent (`SiteForm.label`). */
+  form_label: string;
+  page: string | null;
+  /** `[name, value][]`, JSON. */
+  fields: string;
+  search_text: string;
+  spam: number;
+  spam_reason: string | null;
+  bytes: number;
+  created_at: Timestamp;
+  mailed_at: Timestamp | null;
+}
+
+/** A file uploaded with a form submission (a blob). */
+export interface FormFilesTable {
+  submission_id: string;
+  position: number;
+  field: string;
+  name: string;
+  content_type: string;
+  hash: string;
+  size: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -656,6 +695,9 @@ export interface Database {
   parked_pages: ParkedPagesTable;
   parked_messages: ParkedMessagesTable;
   server_secrets: ServerSecretsTable;
+  form_settings: FormSettingsTable;
+  form_submissions: FormSubmissionsTable;
+  form_files: FormFilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -9,6 +9,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Where the recipient's reply goes (a form's sender), when not to the sender of the mail. */
+  replyTo?: string;
 }
 
 export interface Mailer {

@@ -24,6 +24,7 @@ import * as m0022RewritePayments from './0022-rewrite-payments.js';
 import * as m0023ChangeReports from './0023-change-reports.js';
 import * as m0024Watches from './0024-watches.js';
 import * as m0025VisualDiffs from './0025-visual-diffs.js';
+import * as m0026Forms from './0026-forms.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0023-change-reports': m0023ChangeReports,
   '0024-watches': m0024Watches,
   '0025-visual-diffs': m0025VisualDiffs,
+  '0026-forms': m0026Forms,
 };

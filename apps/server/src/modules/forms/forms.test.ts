@@ -1,0 +1,437 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FormSubmissionList, SiteFormList } from '@mirror/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mirrorSite, SERVICE_ENV, signUp, type SignedUp } from '../../test/api-helpers.js';
+import { decodedMail, startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
+
+/**
+ * Issue 34: forms on copies, through the hosted copy of a small business site whose server is
+ * stopped before anyone submits: a PHP contact form (with its own thank-you page), a footer
+ * newsletter on every page, a job application with a file, a form its page's script sends with
+ * fetch() as JSON, a login form and a search form. A real SMTP server takes the owner's mail.
+ */
+
+const page = (title: string, body: string, lang = 'en') =>
+  `<!doctype html><html lang="${lang}"><head><title>${title}</title></head><body><nav><a href="/">Home</a> <a href="/contact/">Contact</a> <a href="/jobs/">Jobs</a> <a href="/quote">Quote</a> <a href="/account">Account</a></nav>${body}
+<footer><form id="newsletter" action="/newsletter.php" method="post"><input type="email" name="email" placeholder="Your email" required><button>Subscribe</button></form></footer></body></html>`;
+
+const PAGES: Record<string, string> = {
+  '/': page(
+    'Bakery',
+    '<h1>Our bakery</h1><form action="/search"><input type="search" name="q"></form><p><a href="/contact/thank-you.html">Letters we answered</a></p>',
+  ),
+  '/contact/': page(
+    'Contact',
+    `<h1>Write to us</h1><form action="send.php" method="post">
+      <label>Name <input name="name" required></label>
+      <label>Email <input type="email" name="email" required></label>
+      <label>Topic <select name="topic"><option>Order</option><option>Other</option></select></label>
+      <label>Message <textarea name="message" required></textarea></label>
+      <input type="text" name="url_check" tabindex="-1" autocomplete="off" style="display:none">
+      <button>Send</button></form>`,
+  ),
+  '/contact/thank-you.html': page('Thanks', '<h1>Thanks, we will write back soon.</h1>'),
+  '/jobs/': page(
+    'Jobs',
+    `<h1>Apply</h1><form action="/jobs/apply.php" method="post" enctype="multipart/form-data">
+      <input name="name"><input type="email" name="email"><input type="file" name="cv"><button>Apply</button></form>`,
+  ),
+  '/quote': page(
+    'Quote',
+    `<h1>Get a quote</h1><form id="quote-form"><input name="name"><input type="email" name="email"><textarea name="details"></textarea><button>Ask</button></form>
+    <script>document.getElementById('quote-form').addEventListener('submit', function (e) {
+      e.preventDefault();
+      fetch('/api/quote', { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(Object.fromEntries(new FormData(e.target))) });
+    });</script>`,
+  ),
+  '/account': page(
+    'Account',
+    '<h1>Sign in</h1><form action="/account/login.php" method="post"><input name="user"><input type="password" name="password"><button>Sign in</button></form>',
+  ),
+};
+
+let t: TestApp;
+let smtp: TestSmtpServer;
+let origin: http.Server;
+let owner: SignedUp;
+let ownerEmail: string;
+let siteId: string;
+let host: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  origin = http.createServer((req, res) => {
+    const body = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
+    if (req.method === 'GET' && body) res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    else res.writeHead(404).end('not found');
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  t = await createTestApp({ ...SERVICE_ENV, SMTP_URL: smtp.url, RATE_LIMIT_FACTOR: '1' });
+  owner = await signUp(t, 'pro');
+  ownerEmail = (
+    await t.app.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', owner.userId)
+      .executeTakeFirstOrThrow()
+  ).email;
+  const site = await mirrorSite(t, originUrl + '/', owner.headers);
+  expect(site.readings.at(-1)!.status).toBe('completed');
+  siteId = site.id;
+  host = new URL(site.previewUrl).host;
+  // The original is gone: everything below is answered by the copy alone.
+  await new Promise<void>(
+    (resolve) => (origin.closeAllConnections(), origin.close(() => resolve())),
+  );
+}, 90_000);
+
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+let visitor = 0;
+/** A POST to the hosted copy from a visitor of its own address, as a browser sends it. */
+function submit(
+  path: string,
+  payload: string | Buffer,
+  options: { type?: string; from?: string; fetch?: boolean; address?: string } = {},
+) {
+  visitor++;
+  return t.app.inject({
+    method: 'POST',
+    url: path,
+    payload,
+    remoteAddress: options.address ?? `198.51.100.${visitor}`,
+    headers: {
+      host,
+      'content-type': options.type ?? 'application/x-www-form-urlencoded',
+      'sec-fetch-mode': options.fetch ? 'cors' : 'navigate',
+      ...(options.from ? { referer: `http://${host}${options.from}` } : {}),
+    },
+  });
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+async function submissions(query = ''): Promise<FormSubmissionList> {
+  const res = await t.app.inject({
+    url: `/api/domains/clone/${siteId}/forms/submissions${query}`,
+    headers: owner.headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<FormSubmissionList>();
+}
+
+async function forms(): Promise<SiteFormList> {
+  const res = await t.app.inject({
+    url: `/api/domains/clone/${siteId}/forms`,
+    headers: owner.headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<SiteFormList>();
+}
+
+describe('forms on a hosted copy, its original stopped', () => {
+  it('lists the forms found, a footer form on every page as one', async () => {
+    const list = await forms();
+    const byId = Object.fromEntries(list.forms.map((f) => [f.id, f]));
+    expect(byId.newsletter).toMatchObject({
+      kind: 'newsletter',
+      captured: true,
+      action: '/newsletter.php',
+    });
+    expect(byId.newsletter!.pageCount).toBeGreaterThanOrEqual(6);
+    const contact = list.forms.find((f) => f.action === '/contact/send.php')!;
+    expect(contact).toMatchObject({
+      kind: 'contact',
+      captured: true,
+      enabled: true,
+      notify: 'each',
+    });
+    expect(contact.fields.map((f) => f.name)).toEqual([
+      'name',
+      'email',
+      'topic',
+      'message',
+      'url_check',
+    ]);
+    expect(list.forms.find((f) => f.action === '/account/login.php')).toMatchObject({
+      kind: 'login',
+      captured: false,
+      refusal: 'password',
+    });
+    expect(list.forms.find((f) => f.kind === 'search')).toMatchObject({ captured: false });
+    expect(list.usage).toMatchObject({ used: 0, limit: 1000 });
+
+    // The copy's page carries the honeypot and the key of each form it takes, none for the login.
+    const hosted = await t.app.inject({ url: '/contact/', headers: { host } });
+    const keys = [...hosted.body.matchAll(/<mirror-hp data-key="([\w-]{12})"/g)].map((m) => m[1]);
+    expect(keys.sort()).toEqual([contact.key, byId.newsletter!.key].sort());
+    const account = await t.app.inject({ url: '/account', headers: { host } });
+    expect(account.body.match(/<mirror-hp/g)).toHaveLength(1);
+  });
+
+  it("keeps a contact submission, mails it with the visitor's Reply-To, and shows the site's thank-you page", async () => {
+    const res = await submit(
+      '/contact/send.php',
+      form({
+        name: 'Ana',
+        email: 'ana@example.net',
+        topic: 'Order',
+        message: 'Two loaves, please.',
+        url_check: '',
+      }),
+      { from: '/contact/' },
+    );
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/contact/thank-you.html');
+    const thanks = await t.app.inject({ url: '/contact/thank-you.html', headers: { host } });
+    expect(thanks.body).toContain('we will write back soon');
+
+    const { submissions: list } = await submissions();
+    expect(list[0]).toMatchObject({
+      page: '/contact/',
+      spam: false,
+      fields: [
+        { name: 'name', value: 'Ana' },
+        { name: 'email', value: 'ana@example.net' },
+        { name: 'topic', value: 'Order' },
+        { name: 'message', value: 'Two loaves, please.' },
+        { name: 'url_check', value: '' },
+      ],
+    });
+    const mail = await waitFor(() => smtp.to(ownerEmail)[0], 10_000);
+    const text = decodedMail(mail.data);
+    expect(text).toMatch(/^Reply-To: ana@example\.net/m);
+    expect(text).toContain('message: Two loaves, please.');
+  });
+
+  it('answers a form without a thank-you page with a clean one linking back', async () => {
+    const res = await submit('/newsletter.php', form({ email: 'reader@example.net' }), {
+      from: '/jobs/',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('Thank you!');
+    expect(res.body).toContain('href="/jobs/"');
+    const { submissions: list } = await submissions();
+    expect(list[0]!.fields).toEqual([{ name: 'email', value: 'reader@example.net' }]);
+  });
+
+  it('stores a file sent with a multipart form and counts it in storage', async () => {
+    const before = (await t.app.inject({ url: '/api/auth/me', headers: owner.headers })).json<{
+      user: { storageUsedBytes?: number };
+    }>();
+    const boundary = '----mirror-test';
+    const cv = Buffer.alloc(300_000, 7);
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nBo\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\nbo@example.net\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
+      cv,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await submit('/jobs/apply.php', body, {
+      type: `multipart/form-data; boundary=${boundary}`,
+      from: '/jobs/',
+    });
+    expect(res.statusCode).toBe(200);
+    const saved = (await submissions()).submissions[0]!;
+    expect(saved.fields).toEqual([
+      { name: 'name', value: 'Bo' },
+      { name: 'email', value: 'bo@example.net' },
+    ]);
+    expect(saved.files).toEqual([
+      { field: 'cv', name: 'cv.pdf', contentType: 'application/pdf', size: 300_000 },
+    ]);
+    const file = await t.app.inject({
+      url: `/api/domains/clone/${siteId}/forms/submissions/${saved.id}/files/0`,
+      headers: owner.headers,
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(cv)).toBe(true);
+    expect(file.headers['content-disposition']).toContain('cv.pdf');
+    const usage = await t.app.storageService.usage(owner.userId, 'pro');
+    expect(usage.usedBytes).toBeGreaterThanOrEqual(300_000);
+    void before;
+  });
+
+  it('takes a form its page sends with fetch() as JSON, and answers JSON', async () => {
+    const res = await submit(
+      '/api/quote',
+      JSON.stringify({ name: 'Cy', email: 'cy@example.net', details: 'A wedding cake' }),
+      { type: 'application/json', from: '/quote', fetch: true },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    const saved = (await submissions()).submissions[0]!;
+    expect(saved.formLabel).toBe('quote-form');
+    const found = await submissions('?q=WEDDING');
+    expect(found.submissions.map((s) => s.id)).toEqual([saved.id]);
+    expect((await submissions('?q=%25')).submissions).toEqual([]);
+    expect(saved.fields.map((f) => f.value)).toEqual(['Cy', 'cy@example.net', 'A wedding cake']);
+  });
+
+  it('stores nothing from a login form, a card number or a POST that is no form', async () => {
+    const count = (await submissions()).submissions.length;
+    const login = await submit('/account/login.php', form({ user: 'ana', password: 'hunter2' }), {
+      from: '/account',
+    });
+    expect(login.statusCode).toBe(403);
+    expect(login.body).toContain('This form is not available on this copy');
+    const card = await submit(
+      '/contact/send.php',
+      form({ name: 'Eve', email: 'eve@example.net', message: 'my card 4111 1111 1111 1111' }),
+      { from: '/contact/' },
+    );
+    expect(card.statusCode).toBe(403);
+    const api = await submit('/api/graphql', JSON.stringify({ query: '{ me }' }), {
+      type: 'application/json',
+      from: '/',
+      fetch: true,
+    });
+    expect(api.statusCode).toBe(405);
+    expect((await submissions()).submissions.length).toBe(count);
+  });
+
+  it("keeps bots' submissions apart as spam, never mailed, and stops a flood from one address", async () => {
+    const trap = await submit(
+      '/contact/send.php',
+      form({
+        name: 'Bot',
+        email: 'trap-bot@example.net',
+        message: 'hi',
+        url_check: 'http://spam.example',
+      }),
+      { from: '/contact/' },
+    );
+    expect(trap.statusCode).toBe(303);
+    const links = await submit(
+      '/newsletter.php',
+      form({
+        email: 'link-bot@example.net',
+        _mirror_hp: '',
+        comment: 'http://a.example http://b.example http://c.example www.d.example.com',
+      }),
+    );
+    expect(links.statusCode).toBe(200);
+    const fast = await submit(
+      '/newsletter.php',
+      form({ email: 'fast-bot@example.net', _mirror_t: '300' }),
+    );
+    expect(fast.statusCode).toBe(200);
+    const spam = (await submissions('?spam=true')).submissions;
+    expect(spam.map((s) => s.spamReason)).toEqual(['too-fast', 'links', 'honeypot']);
+    expect((await submissions()).submissions.every((s) => !s.spam)).toBe(true);
+
+    const answers: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await submit('/newsletter.php', form({ email: `flood${i}@example.net` }), {
+        address: '203.0.113.9',
+      });
+      answers.push(res.statusCode);
+    }
+    expect(answers.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.slice(5)).toEqual([429, 429]);
+    // The five people's mails came, none of the spam.
+    const texts = () => smtp.to(ownerEmail).map((m) => decodedMail(m.data));
+    await waitFor(
+      () => (texts().filter((m) => m.includes('flood')).length === 5 ? true : undefined),
+      10_000,
+    );
+    for (const bot of ['trap-bot@', 'link-bot@', 'fast-bot@'])
+      expect(texts().filter((m) => m.includes(bot))).toEqual([]);
+  });
+
+  it('exports every field to CSV, formulas defused', async () => {
+    await submit(
+      '/contact/send.php',
+      form({ name: '=HYPERLINK("x")', email: 'f@example.net', message: 'a, "b"\nc' }),
+      {
+        from: '/contact/',
+      },
+    );
+    const res = await t.app.inject({
+      url: `/api/domains/clone/${siteId}/forms/submissions.csv`,
+      headers: owner.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe(
+      'submitted_at,form,page,name,email,message,details,topic,url_check,files',
+    );
+    expect(res.body).toContain(`"'=HYPERLINK(""x"")",f@example.net,"a, ""b""\nc"`);
+    expect(res.body).toContain('cv: cv.pdf (300000 B)');
+    expect(res.body).toContain('A wedding cake');
+  });
+
+  it("obeys the owner's settings: a form turned off, another address after it", async () => {
+    const { forms: list } = await forms();
+    const newsletter = list.find((f) => f.id === 'newsletter')!;
+    const set = (body: object) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/domains/clone/${siteId}/forms/${newsletter.key}`,
+        headers: owner.headers,
+        payload: body,
+      });
+    const bad = await set({ enabled: true, redirectUrl: 'javascript:alert(1)', notify: 'each' });
+    expect(bad.statusCode).toBe(400);
+    expect((await set({ enabled: true, redirectUrl: '/welcome', notify: 'off' })).statusCode).toBe(
+      200,
+    );
+    const moved = await submit('/newsletter.php', form({ email: 'z@example.net' }));
+    expect(moved.statusCode).toBe(303);
+    expect(moved.headers.location).toBe('/welcome');
+    expect((await set({ enabled: false, redirectUrl: null, notify: 'each' })).statusCode).toBe(200);
+    const off = await submit('/newsletter.php', form({ email: 'off@example.net' }));
+    expect(off.statusCode).toBe(403);
+    expect(off.body).toContain('This form is not available on this copy');
+  });
+
+  it('lets only the owner read, mark and delete, and deletes submissions with the site', async () => {
+    const stranger = await signUp(t, 'pro');
+    const list = await t.app.inject({
+      url: `/api/domains/clone/${siteId}/forms/submissions`,
+      headers: stranger.headers,
+    });
+    expect(list.statusCode).toBe(404);
+    const first = (await submissions()).submissions[0]!;
+    const marked = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/domains/clone/${siteId}/forms/submissions/${first.id}`,
+      headers: owner.headers,
+      payload: { spam: true },
+    });
+    expect(marked.json()).toMatchObject({ spam: true, spamReason: 'owner' });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/domains/clone/${siteId}/forms/submissions/${first.id}`,
+      headers: owner.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/domains/clone/${siteId}`,
+      headers: owner.headers,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const left = await t.app.database.db
+      .selectFrom('form_submissions')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .execute();
+    expect(left).toEqual([]);
+    const files = await t.app.database.db.selectFrom('form_files').select('hash').execute();
+    expect(files).toEqual([]);
+  });
+});

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+/**
+ * Forms on copies (issue 34): the sites host takes the submissions of a copy's contact,
+ * newsletter and other forms, keeps them for the site's owner, mails them and answers the visitor
+ * with a thank-you page. Login and payment forms are never taken (docs/forms.md).
+ */
+
+export const FORM_KINDS = ['contact', 'newsletter', 'search', 'login', 'payment', 'other'] as const;
+export const FormKind = z.enum(FORM_KINDS);
+
+export const FORM_REFUSALS = [
+  'password',
+  'card-number',
+  'payment-service',
+  'account',
+  'dialog',
+] as const;
+
+/** How the owner hears of a submission: a mail for each, one a day, or none. */
+export const FORM_NOTIFY = ['each', 'daily', 'off'] as const;
+export const FormNotify = z.enum(FORM_NOTIFY);
+export type FormNotify = z.infer<typeof FormNotify>;
+
+export const FORM_MESSAGES = {
+  notFound: 'Form not found',
+  submissionNotFound: 'Submission not found',
+  redirectInvalid:
+    'Enter a full address starting with https:// or a path of the site starting with /.',
+  /** Shown on the copy when a form is refused, off, or over the plan's month. */
+  notAvailable: 'This form is not available on this copy',
+} as const;
+
+export const FormKeyParams = z.object({
+  id: z.string().min(1).max(100),
+  formKey: z.string().regex(/^[A-Za-z0-9_-]{12}$/, FORM_MESSAGES.notFound),
+});
+
+export const SubmissionParams = z.object({
+  id: z.string().min(1).max(100),
+  submissionId: z.string().uuid(FORM_MESSAGES.submissionNotFound),
+});
+
+export const SubmissionFileParams = SubmissionParams.extend({
+  index: z.coerce.number().int().min(0).max(99),
+});
+
+export const SiteFormField = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+});
+
+export const SiteFormSummary = z.object({
+  key: z.string(),
+  /** The form's id on its pages (`form-2` for the second form of a page without one). */
+  id: z.string(),
+  /** What to call it: its id when its page gave it one, else its button's words, else its kind. */
+  label: z.string(),
+  kind: FormKind,
+  /** The copy takes its submissions (a POST to the site itself, no login or payment form). */
+  captured: z.boolean(),
+  /** Why the copy never takes it, when it does not. */
+  refusal: z.enum(FORM_REFUSALS).nullable(),
+  /** Where it submits: a path of the copy, or another site's address (a form service). */
+  action: z.string(),
+  method: z.string(),
+  fields: z.array(SiteFormField),
+  pages: z.array(z.string()),
+  pageCount: z.number().int(),
+  submitLabel: z.string().nullable(),
+  /** The owner's settings. */
+  enabled: z.boolean(),
+  redirectUrl: z.string().nullable(),
+  notify: FormNotify,
+  submissions: z.number().int(),
+  spam: z.number().int(),
+  lastSubmissionAt: z.string().nullable(),
+});
+export type SiteFormSummary = z.infer<typeof SiteFormSummary>;
+
+export const SiteFormList = z.object({
+  forms: z.array(SiteFormSummary),
+  /** Submissions this calendar month (UTC) across the owner's sites, spam not counted. */
+  usage: z.object({ month: z.string(), used: z.number().int(), limit: z.number().int() }),
+});
+export type SiteFormList = z.infer<typeof SiteFormList>;
+
+export const FormSettingsInput = z.object({
+  enabled: z.boolean(),
+  /** Where the visitor goes after a submission: the site's own thank-you page by default. */
+  redirectUrl: z
+    .string()
+    .trim()
+    .max(2000, FORM_MESSAGES.redirectInvalid)
+    .refine(
+      (v) => (v.startsWith('/') ? !v.startsWith('//') : /^https?:\/\/[^\s/]+/i.test(v)),
+      FORM_MESSAGES.redirectInvalid,
+    )
+    .nullable(),
+  notify: FormNotify,
+});
+export type FormSettingsInput = z.infer<typeof FormSettingsInput>;
+
+export const FormSubmissionFile = z.object({
+  field: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+});
+
+export const FormSubmission = z.object({
+  id: z.string(),
+  formKey: z.string(),
+  /** What the form was called when it was sent (`SiteFormSummary.label`). */
+  formLabel: z.string(),
+  /** The copy's page it was sent from, when known. */
+  page: z.string().nullable(),
+  createdAt: z.string(),
+  spam: z.boolean(),
+  /** Why it was put with spam: `honeypot`, `too-fast`, `links`, or `owner`. */
+  spamReason: z.string().nullable(),
+  /** In the order the visitor's browser sent them, under their own names. */
+  fields: z.array(z.object({ name: z.string(), value: z.string() })),
+  files: z.array(FormSubmissionFile),
+});
+export type FormSubmission = z.infer<typeof FormSubmission>;
+
+export const SubmissionListQuery = z.object({
+  form: z.string().max(12).optional(),
+  q: z.string().trim().max(200).optional(),
+  spam: z.enum(['true', 'false']).optional(),
+  /** The `createdAt` of the last submission of the previous page. */
+  before: z.string().max(40).optional(),
+});
+
+export const SubmissionExportQuery = z.object({
+  form: z.string().max(12).optional(),
+  spam: z.enum(['true', 'false']).optional(),
+});
+
+export const FormSubmissionList = z.object({
+  submissions: z.array(FormSubmission),
+  /** Pass as `before` for the next page; null on the last. */
+  nextBefore: z.string().nullable(),
+});
+export type FormSubmissionList = z.infer<typeof FormSubmissionList>;
+
+export const SubmissionSpamInput = z.object({ spam: z.boolean() });

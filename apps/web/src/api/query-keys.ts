@@ -34,6 +34,13 @@ export const queryKeys = {
     watches: (id: string) => [...queryKeys.sites.detail(id), 'watches'] as const,
     webhookDeliveries: (id: string) =>
       [...queryKeys.sites.detail(id), 'webhook-deliveries'] as const,
+    /** Issue 34: the forms found on the live copy (with the month's usage), and their submissions. */
+    forms: (id: string) => [...queryKeys.sites.detail(id), 'forms'] as const,
+    /** Every view of the submissions; a view is its form (or ''), search and box. */
+    formSubmissionsAll: (id: string) =>
+      [...queryKeys.sites.detail(id), 'form-submissions'] as const,
+    formSubmissions: (id: string, view: { form: string; q: string; spam: boolean }) =>
+      [...queryKeys.sites.formSubmissionsAll(id), view] as const,
     /** A version's change report against the version it replaced. */
     changes: (id: string, versionId: string) =>
       [...queryKeys.sites.detail(id), 'changes', versionId] as const,

@@ -34,6 +34,7 @@ import { CustomizePanel } from './customize-panel';
 import { DeleteSite } from './delete-site';
 import { ExportButton } from './export-panel';
 import { FidelityPanel } from './fidelity-panel';
+import { FormsPanel } from './forms-panel';
 import { SiteDraftReview } from './site-draft-review';
 import { SiteSection, useSiteSections } from './site-sections';
 import { SyncSchedulePanel } from './sync-schedule-panel';
@@ -338,6 +339,9 @@ function SiteView({
         </SiteSection>
         <SiteSection id="watches" sections={sections}>
           <WatchesPanel siteId={site.id} />
+        </SiteSection>
+        <SiteSection id="forms" sections={sections}>
+          <FormsPanel siteId={site.id} />
         </SiteSection>
         <SiteSection id="domains" sections={sections}>
           <CustomDomainsPanel site={site} />

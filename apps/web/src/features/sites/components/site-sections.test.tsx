@@ -85,6 +85,7 @@ const SECTION_TITLES = [
   'AI customization',
   'Version history',
   'Watches',
+  'Forms',
   'Custom domains',
   'Visits',
   'Sync schedule',
@@ -172,7 +173,7 @@ describe('the site page on a phone (issue 31)', () => {
     fireEvent.click(toggle('Live preview'));
     await waitFor(() =>
       expect(location()).toBe(
-        '/dashboard/site/s1?open=fidelity,edits,versions,watches,domains,analytics,settings',
+        '/dashboard/site/s1?open=fidelity,edits,versions,watches,forms,domains,analytics,settings',
       ),
     );
     const body = document.getElementById(toggle('Live preview').getAttribute('aria-controls')!)!;

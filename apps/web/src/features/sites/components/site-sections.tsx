@@ -9,6 +9,7 @@ export const SITE_SECTIONS = [
   'edits',
   'versions',
   'watches',
+  'forms',
   'domains',
   'analytics',
   'settings',

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { newAccount, registerViaApi, useSession } from './support/accounts';
+import { text } from './support/locales';
+import { outboxDir } from './support/outbox';
+import { expectScreenFits, LAPTOP } from './support/screen-fit';
+
+const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
+/** A mirror run of the origin, from the queue to completed, on a busy machine. */
+const RUN_TIMEOUT = 90_000;
+
+/** A bakery's contact page: its form posts to a PHP script the copy does not have (issue 34). */
+const PAGES: Record<string, string> = {
+  '/': `<!doctype html><html lang="en"><head><title>Bakery</title></head><body><h1>Write to us</h1>
+    <form action="/contact.php" method="post">
+      <p><label>Your name <input name="your-name" required></label></p>
+      <p><label>Your email <input type="email" name="your-email" required></label></p>
+      <p><label>Message <textarea name="your-message" required></textarea></label></p>
+      <p><button>Send</button></p>
+    </form><p><a href="/thank-you/">Letters we answered</a></p></body></html>`,
+  '/thank-you/': `<!doctype html><html lang="en"><head><title>Thanks</title></head><body><h1>Thank you, we will write back soon.</h1></body></html>`,
+};
+const origin = { url: '', close: (): Promise<void> => Promise.resolve() };
+
+test.beforeAll(async () => {
+  const server = http.createServer((req, res) => {
+    const body = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
+    if (req.method !== 'GET' || !body) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  origin.close = () =>
+    new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+});
+test.afterAll(async () => {
+  await origin.close();
+});
+
+/** The .eml the server wrote to `to`, decoded, once it is there. */
+async function mailTo(to: string): Promise<string> {
+  let found = '';
+  await expect
+    .poll(
+      () => {
+        const dir = outboxDir();
+        for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+          const mail = fs
+            .readFileSync(path.join(dir, file), 'utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/(?:=[0-9A-F]{2})+/g, (m) =>
+              Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'),
+            );
+          if (mail.includes(`To: ${to}`)) found = mail;
+        }
+        return found !== '';
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  return found;
+}
+
+test("a visitor sends a copy's contact form with its original gone, and the owner reads it and its mail at 1280 and 390 px", async ({
+  page,
+  request,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const owner = newAccount('Rosalind Franklin');
+  const token = await registerViaApi(request, owner);
+  const headers = { Authorization: `Bearer ${token}` };
+  const created = await request.post('/api/domains/clone', {
+    headers,
+    data: { sourceUrl: origin.url, isDemo: false },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/domains/clone/${id}/status`, { headers })).json()) as {
+            status: string;
+          }
+        ).status,
+      { timeout: RUN_TIMEOUT, intervals: [500] },
+    )
+    .toBe('completed');
+  const status = await request.get(`/api/domains/clone/${id}/status`, { headers });
+  const { previewUrl } = (await status.json()) as { previewUrl: string };
+  await origin.close();
+
+  // A visitor, in a browser of their own, writes as a person does (more than 1.5 s on the page).
+  const visitor = await browser.newContext();
+  const hosted = await visitor.newPage();
+  await hosted.goto(previewUrl);
+  await hosted.getByLabel('Your name').fill('Ana Ruiz');
+  await hosted.getByLabel('Your email').fill('ana@example.net');
+  await hosted.getByLabel('Message').fill('Two rye loaves for Friday, please.');
+  await hosted.waitForTimeout(1_600);
+  await hosted.getByRole('button', { name: 'Send' }).click();
+  await expect(hosted.getByRole('heading', { level: 1 })).toHaveText(
+    'Thank you, we will write back soon.',
+  );
+  await expect(hosted).toHaveURL(/\/thank-you\/$/);
+  await visitor.close();
+
+  // The owner's mail answers the visitor.
+  const mail = await mailTo(owner.email);
+  expect(mail).toMatch(/^Reply-To: ana@example\.net/m);
+  expect(mail).toContain('your-message: Two rye loaves for Friday, please.');
+
+  // The owner's Forms section: the form, captured, and the submission in the inbox, not spam.
+  await useSession(page, token);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`/dashboard/site/${id}?open=forms`);
+  const panel = page.getByRole('region', { name: en('site.forms.title'), exact: true });
+  const form = panel.getByTestId('site-form');
+  await expect(form).toHaveCount(1);
+  await expect(form).toContainText(en('site.forms.kinds.contact'));
+  await expect(form).toContainText(en('site.forms.state.captured'));
+  const submission = panel.getByTestId('submission');
+  await expect(submission).toHaveCount(1);
+  await expect(submission).toContainText('Two rye loaves for Friday, please.');
+  await expect(submission).toContainText('ana@example.net');
+  await expect(panel.getByTestId('forms-usage')).toHaveText(
+    en('site.forms.usage', { used: '1', limit: '50' }),
+  );
+
+  await expectScreenFits(page, 'site-forms', {
+    viewports: [LAPTOP, { width: 390, height: 844 }],
+    ready: async () => {
+      // A phone opens the page with its sections closed: the address keeps this one open.
+      await expect(submission).toBeVisible();
+      await expect(submission).toContainText('Two rye loaves for Friday, please.');
+    },
+  });
+});

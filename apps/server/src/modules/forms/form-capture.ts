@@ -99,16 +99,31 @@ interface ParsedBody {
 
 class BadBody extends Error {}
 
-const CARD_NUMBER = /(?:^|\D)((?:\d[ -]?){12,18}\d)(?:\D|$)/;
-const PASSWORD_NAME = /(?:^|[_\-[\s])(?:pass(?:word|wd)?|pwd|passcode)(?:$|[_\-\]\s])/i;
+/** A whole value that is 13–19 digits (spaces or dashes between). */
+const CARD_VALUE = /^(?:\d[ -]?){12,18}\d$/;
+/** In a text: 16 digits in fours (Visa, Mastercard…), or 15 as 4-6-5 (American Express). */
+const CARD_IN_TEXT = /(?:^|\D)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4}|\d{4}([ -]?)\d{6}\3\d{5})(?!\d)/g;
+const PHONE_NAME = /phone|tel|mobile|fax|whatsapp|movil|handy|celular/i;
+const PASSWORD_NAME = /(?:^|[_\-[\s])(?:password|passwd|pwd|passcode)(?:$|[_\-\]\s])/i;
 const LINK = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\./gi;
 
-/** A run of 13–19 digits (spaces and dashes allowed) that passes the Luhn check. */
-export function looksLikeCardNumber(value: string): boolean {
-  const match = CARD_NUMBER.exec(value);
-  if (!match) return false;
-  const digits = match[1]!.replace(/\D/g, '');
-  if (digits.length < 13 || digits.length > 19) return false;
+/**
+ * A field's value carries a payment card's number (that passes the Luhn check): the whole value,
+ * unless the field is a phone number's, or 16 digits in fours or 15 as 4-6-5 within a text.
+ */
+export function holdsCardNumber(form: SiteForm, name: string, value: string): boolean {
+  const trimmed = value.trim();
+  if (CARD_VALUE.test(trimmed)) {
+    const phone =
+      PHONE_NAME.test(name) || form.fields.some((f) => f.name === name && f.holds === 'phone');
+    if (!phone && luhn(trimmed)) return true;
+  }
+  for (const match of trimmed.matchAll(CARD_IN_TEXT)) if (luhn(match[1]!)) return true;
+  return false;
+}
+
+function luhn(number: string): boolean {
+  const digits = number.replace(/\D/g, '');
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = digits.charCodeAt(digits.length - 1 - i) - 48;
@@ -313,10 +328,30 @@ export function createFormCapture(deps: FormCaptureDeps) {
     const plan = getPlan(context.plan).limits;
     const texts = FORM_TEXTS[version.locale];
     const path = req.url ?? '/';
+    const fromPage = fromPageOf(req);
+    const limits = async () => {
+      const address = await hashedAddress(req);
+      const byAddress = await limiter.hit(
+        `form:${site.siteId}:${address}`,
+        FORM_RATE_LIMITS.address,
+      );
+      return byAddress.allowed
+        ? await limiter.hit(`form:${site.siteId}`, FORM_RATE_LIMITS.site)
+        : byAddress;
+    };
+    const tooMany = (limit: { retryAfterSeconds: number }) => {
+      req.resume();
+      res.setHeader('retry-after', String(limit.retryAfterSeconds));
+      page(req, res, 429, texts, texts.tooMany, '', fromPage);
+    };
+    // Files are written to the blob store as they come: a multipart body is counted against the
+    // limits before it is read, not after.
+    const multipart = (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
+    const early = multipart ? await limits() : undefined;
+    if (early && !early.allowed) return tooMany(early);
     // The body is read before the form is known: its fields tell forms on one address apart.
     const body = await readBody(req, plan.formFileBytes);
     const sent = Object.fromEntries(body.fields);
-    const fromPage = fromPageOf(req);
     const form = matchSiteForm(version.forms, {
       path,
       fields: body.fields.map(([name]) => name),
@@ -330,20 +365,12 @@ export function createFormCapture(deps: FormCaptureDeps) {
       !form.captured ||
       settings?.enabled === 0 ||
       fields.some(([name, value]) => value !== '' && PASSWORD_NAME.test(name)) ||
-      fields.some(([, value]) => looksLikeCardNumber(value));
+      fields.some(([name, value]) => holdsCardNumber(form, name, value));
     if (refused || body.tooLarge) {
       return notAvailable(req, res, texts, 403, form, fromPage);
     }
-
-    const address = await hashedAddress(req);
-    const byAddress = await limiter.hit(`form:${site.siteId}:${address}`, FORM_RATE_LIMITS.address);
-    const bySite = byAddress.allowed
-      ? await limiter.hit(`form:${site.siteId}`, FORM_RATE_LIMITS.site)
-      : byAddress;
-    if (!bySite.allowed) {
-      res.setHeader('retry-after', String(bySite.retryAfterSeconds));
-      return page(req, res, 429, texts, texts.tooMany, '', fromPage);
-    }
+    const limit = early ?? (await limits());
+    if (!limit.allowed) return tooMany(limit);
 
     const spamReason = spamOf(form, body.fields);
     const at = now();

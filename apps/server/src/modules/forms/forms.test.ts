@@ -261,6 +261,23 @@ describe('forms on a hosted copy, its original stopped', () => {
     const usage = await t.app.storageService.usage(owner.userId, 'pro');
     expect(usage.usedBytes).toBeGreaterThanOrEqual(300_000);
     void before;
+
+    // Over Pro's 10 MB a submission: refused, nothing kept.
+    const huge = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nBig\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="cv"; filename="big.bin"\r\n\r\n`,
+      ),
+      Buffer.alloc(10 * 1024 * 1024 + 1, 1),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const refused = await submit('/jobs/apply.php', huge, {
+      type: `multipart/form-data; boundary=${boundary}`,
+      from: '/jobs/',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('This form is not available on this copy');
+    expect((await submissions()).submissions[0]!.id).toBe(saved.id);
   });
 
   it('takes a form its page sends with fetch() as JSON, and answers JSON', async () => {

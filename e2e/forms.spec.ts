@@ -107,6 +107,14 @@ test("a visitor sends a copy's contact form with its original gone, and the owne
     'Thank you, we will write back soon.',
   );
   await expect(hosted).toHaveURL(/\/thank-you\/$/);
+  // A bot fills it the moment the page is there: the copy's script says how soon, and it is
+  // answered like a person but kept apart.
+  await hosted.goto(previewUrl);
+  await hosted.getByLabel('Your name').fill('Quick Bot');
+  await hosted.getByLabel('Your email').fill('bot@example.org');
+  await hosted.getByLabel('Message').fill('Cheap pills');
+  await hosted.getByRole('button', { name: 'Send' }).click();
+  await expect(hosted).toHaveURL(/\/thank-you\/$/);
   await visitor.close();
 
   // The owner's mail answers the visitor.
@@ -130,6 +138,14 @@ test("a visitor sends a copy's contact form with its original gone, and the owne
   await expect(panel.getByTestId('forms-usage')).toHaveText(
     en('site.forms.usage', { used: '1', limit: '50' }),
   );
+  await panel.getByRole('button', { name: en('site.forms.submissions.spam'), exact: true }).click();
+  await expect(submission).toHaveCount(1);
+  await expect(submission).toContainText('Cheap pills');
+  await expect(submission).toContainText(en('site.forms.submissions.why.too-fast'));
+  await panel
+    .getByRole('button', { name: en('site.forms.submissions.inbox'), exact: true })
+    .click();
+  await expect(submission).toContainText('Two rye loaves for Friday, please.');
 
   await expectScreenFits(page, 'site-forms', {
     viewports: [LAPTOP, { width: 390, height: 844 }],

@@ -67,6 +67,7 @@ import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
 import { createWatchesService, type WatchesService } from './modules/watches/watches.service.js';
 import { createFormCapture } from './modules/forms/form-capture.js';
+import { createSiteSearch } from './modules/forms/site-search.js';
 import { createFormsService, type FormsService } from './modules/forms/forms.service.js';
 import { requireManifest } from './modules/sites/manifests.js';
 import { defineJob, type JobQueue } from './platform/jobs/job.js';
@@ -209,6 +210,7 @@ export function createSitesHostOf(platform: Platform): SitesHost {
     parking: parkingPages,
     visits,
     forms,
+    search: createSiteSearch({ blobs: platform.blobs, versions: forms }),
   });
   platform.metrics.watchSitesRequests(sitesHost.requestCount);
   return sitesHost;

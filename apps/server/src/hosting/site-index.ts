@@ -8,7 +8,13 @@
  * validators, the headers it always carries); the per-encoding heads are built on first use and
  * kept on the file, so the hot path reuses them.
  */
-import { agreedQueryVariants, essenceOf, type Manifest, type ManifestEntry } from '@mirror/engine';
+import {
+  agreedQueryVariants,
+  essenceOf,
+  siteSearchesOf,
+  type Manifest,
+  type ManifestEntry,
+} from '@mirror/engine';
 import type { CachedFile } from './body-cache.js';
 import {
   ENCODING_IDENTITY,
@@ -55,6 +61,12 @@ export interface SiteIndex {
    */
   appShell: Resource | null;
   entryPath: string;
+  /**
+   * The site's own search forms: the path each submits to, and its words' field
+   * (`siteSearchesOf`). A search there that the copy holds no page for is answered from an index
+   * of the copy's pages (`searchTermOf`).
+   */
+  searches: Map<string, string>;
 }
 
 /** Which bodies are worth compressing, by size. */
@@ -147,7 +159,23 @@ export function buildIndex(manifest: Manifest, limits: CompressionLimits): SiteI
     notFound: notFoundEntry ? resourceOf(notFoundEntry, limits, true) : null,
     appShell: fallback?.status === 200 && fallbackEntry ? resourceOf(fallbackEntry, limits) : null,
     entryPath: manifest.entryPath,
+    searches: siteSearchesOf(manifest),
   };
+}
+
+/**
+ * The words of a search of the site's own search form that the copy holds no page for (the crawl
+ * could not list results pages), to answer from the index of its pages; undefined for every other
+ * request, and for an empty search (the form's page answers it, as the site would).
+ */
+export function searchTermOf(index: SiteIndex, url: string): string | undefined {
+  if (index.searches.size === 0) return undefined;
+  const q = url.indexOf('?');
+  if (q === -1) return undefined;
+  const field = index.searches.get(url.slice(0, q));
+  if (field === undefined || index.byPath.has(url)) return undefined;
+  const term = new URLSearchParams(url.slice(q + 1)).get(field)?.trim();
+  return term ? term.slice(0, 200) : undefined;
 }
 
 function resourceOf(entry: ManifestEntry, limits: CompressionLimits, asNotFound = false): Resource {

@@ -41,6 +41,7 @@ import {
   matchesEtag,
   notModifiedHead,
   previewHead,
+  searchTermOf,
   type Resource,
   type SiteIndex,
 } from './site-index.js';
@@ -78,6 +79,18 @@ export interface SiteServerDeps {
    */
   receivePost?(
     site: SiteSource,
+    req: IncomingMessage,
+    res: ServerResponse,
+    log: SiteLogger,
+  ): Promise<void>;
+  /**
+   * Answers a search of the site's own search form that the copy holds no page for
+   * (`searchTermOf`) from an index of the copy's pages (`site-search.ts`). Without it, such a
+   * request is answered as any other. Must answer and never reject.
+   */
+  searchSite?(
+    site: SiteSource,
+    term: string,
     req: IncomingMessage,
     res: ServerResponse,
     log: SiteLogger,
@@ -349,7 +362,12 @@ export function createSiteServer(
     site: SiteSource,
     index: SiteIndex,
   ): Promise<void> | undefined {
-    const resource = findResource(index, req.url ?? '/', req.headers.accept);
+    const url = req.url ?? '/';
+    if (deps.searchSite !== undefined && index.searches.size > 0) {
+      const term = searchTermOf(index, url);
+      if (term !== undefined) return deps.searchSite(site, term, req, res, log);
+    }
+    const resource = findResource(index, url, req.headers.accept);
     if (resource !== null) return serve(req, res, log, site, resource);
     sendFixed(res, site.preview === true ? PREVIEW_NOT_FOUND : NOT_FOUND, req.method === 'HEAD');
     return undefined;

@@ -6,6 +6,7 @@ import type { Config } from '../config/env.js';
 import type { DomainRegistry, HostRoute } from '../modules/domains/domain-registry.js';
 import type { VisitRecorder } from '../modules/analytics/visit-recorder.js';
 import type { FormCapture } from '../modules/forms/form-capture.js';
+import type { SiteSearch } from '../modules/forms/site-search.js';
 import { requireManifest } from '../modules/sites/manifests.js';
 import type { Db } from '../platform/db/database.js';
 import { createSiteServer, type SiteLogger } from './site-server.js';
@@ -45,6 +46,8 @@ export function createSitesHost(deps: {
   visits?: Pick<VisitRecorder, 'recordSite'>;
   /** Takes the submissions of copies' forms (without it, a POST to a copy answers 405). */
   forms?: FormCapture;
+  /** Answers the site search of copies whose results pages the crawl could not capture. */
+  search?: SiteSearch;
 }) {
   const { db, blobs, config, domains, visits } = deps;
   /** A site's live version, found by its id or its subdomain. */
@@ -84,6 +87,7 @@ export function createSitesHost(deps: {
       loadManifest: (versionId) => requireManifest(db, blobs, versionId),
       ...(visits ? { recordVisit: visits.recordSite } : {}),
       ...(deps.forms ? { receivePost: deps.forms.handle } : {}),
+      ...(deps.search ? { searchSite: deps.search.handle } : {}),
     },
     { appUrl: config.appUrl },
   );
@@ -158,6 +162,7 @@ export function createSitesHost(deps: {
     invalidate: (_siteId?: string) => {
       server.invalidate();
       deps.forms?.invalidate();
+      deps.search?.invalidate();
     },
     /** A parked domain's page changed. */
     invalidateParked: (domainId: string) => deps.parking?.invalidate(domainId),

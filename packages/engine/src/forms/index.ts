@@ -6,6 +6,7 @@ export {
   HONEYPOT_FIELD,
   matchSiteForm,
   siteFormsOf,
+  siteSearchesOf,
   SITE_FORM_PAGES,
   SITE_FORMS_MAX,
   thankYouPageOf,

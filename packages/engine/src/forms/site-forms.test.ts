@@ -3,7 +3,7 @@ import type { Manifest, ManifestEntry } from '../types.js';
 import { findForms } from './forms.js';
 import { createUrlMapper } from '../url-map.js';
 import { markForms } from './mark-forms.js';
-import { matchSiteForm, siteFormsOf, thankYouPageOf } from './site-forms.js';
+import { matchSiteForm, siteFormsOf, siteSearchesOf, thankYouPageOf } from './site-forms.js';
 
 const ORIGIN = 'https://www.example.org';
 
@@ -176,5 +176,19 @@ describe('markForms: the forms the copy takes, marked', () => {
     expect(markForms(login, findForms(login, ORIGIN + '/'), mapper)).toBe(login);
     const unclosed = '<form method="post"><input name="email" type="email">';
     expect(markForms(unclosed, findForms(unclosed, ORIGIN + '/'), mapper)).toBe(unclosed);
+  });
+});
+
+describe('siteSearchesOf: where the site searches', () => {
+  it('names the path and the field of GET search forms to the site, not of other sites', () => {
+    const site = manifest([
+      page('/', '<form role="search" action="/"><input type="search" name="s"></form>'),
+      page('/docs/', '<form action="/docs/search.html"><input name="q" placeholder="Search docs"></form>'),
+      page('/ext', '<form action="https://duckduckgo.com/"><input type="search" name="q"></form>'),
+    ]);
+    expect([...siteSearchesOf(site)]).toEqual([
+      ['/', 's'],
+      ['/docs/search.html', 'q'],
+    ]);
   });
 });

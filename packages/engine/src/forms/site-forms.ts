@@ -216,3 +216,30 @@ export function thankYouPageOf(manifest: Manifest, form: SiteForm): string | und
 function folderOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/') + 1);
 }
+
+/** Search addresses kept per site (a site has one or two search forms; a hostile one, more). */
+const SITE_SEARCHES_MAX = 20;
+
+/**
+ * The site's own search forms (`GET` forms of kind `search` submitting to the site): the path
+ * each submits to on the copy, and the name of the field its words go in (`q`, WordPress's `s`).
+ * The sites host answers such an address from its index of the copy's pages when the crawl did
+ * not capture that results page (docs/forms.md, "Site search").
+ */
+export function siteSearchesOf(manifest: Manifest): Map<string, string> {
+  const mapper = createUrlMapper(manifest.startUrl);
+  const searches = new Map<string, string>();
+  for (const entry of manifest.entries) {
+    for (const form of entry.forms ?? []) {
+      if (form.kind !== 'search' || form.method !== 'GET') continue;
+      const path = copyActionPath(form.action, mapper).split('?')[0]!;
+      const field =
+        form.fields.find((f) => f.holds === 'search' || f.type === 'search') ??
+        form.fields.find((f) => f.type === 'text');
+      if (path === '' || !field?.name || searches.has(path)) continue;
+      searches.set(path, field.name);
+      if (searches.size >= SITE_SEARCHES_MAX) return searches;
+    }
+  }
+  return searches;
+}

@@ -21,7 +21,6 @@ import {
   FORM_KEY_FIELD,
   HONEYPOT_FIELD,
   matchSiteForm,
-  readBlob,
   siteFormsOf,
   thankYouPageOf,
   type BlobStore,
@@ -29,15 +28,15 @@ import {
   type SiteForm,
 } from '@mirror/engine';
 import busboy from 'busboy';
-import { escapeUTF8 } from 'entities';
 import type { Config } from '../../config/env.js';
 import type { SiteLogger, SiteSource } from '../../hosting/site-server.js';
-import { NO_CACHE, SECURITY_HEADERS } from '../../hosting/site-index.js';
+import { NO_CACHE } from '../../hosting/site-index.js';
 import { addressGroupOf, clientAddressOf } from '../../lib/client-address.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
-import { FORM_TEXTS, type FormTexts } from './form-texts.js';
+import { FORM_TEXTS } from './form-texts.js';
+import { send, siteLocaleOf, textPage } from './host-pages.js';
 import {
   addressKeyOf,
   captureContext,
@@ -148,26 +147,13 @@ export function createFormCapture(deps: FormCaptureDeps) {
       pending = deps.loadManifest(versionId).then(async (manifest) => ({
         manifest,
         forms: siteFormsOf(manifest),
-        locale: await siteLocale(manifest),
+        locale: await siteLocaleOf(blobs, manifest),
       }));
       pending.catch(() => versions.delete(versionId));
       if (versions.size >= VERSIONS_KEPT) versions.delete(versions.keys().next().value!);
       versions.set(versionId, pending);
     }
     return pending;
-  }
-
-  /** The language of the copy's start page (`<html lang>`), among the app's; English else. */
-  async function siteLocale(manifest: Manifest): Promise<LocaleCode> {
-    const entry = manifest.entries.find((e) => e.path === manifest.entryPath);
-    if (!entry?.hash) return 'en';
-    try {
-      const head = (await readBlob(blobs, entry.hash)).subarray(0, 4096).toString('utf8');
-      const lang = /<html[^>]*\slang\s*=\s*["']?([A-Za-z-]{2,20})/i.exec(head)?.[1];
-      return (lang && matchLocale([lang])) || 'en';
-    } catch {
-      return 'en';
-    }
   }
 
   async function hashedAddress(req: IncomingMessage): Promise<string> {
@@ -177,18 +163,6 @@ export function createFormCapture(deps: FormCaptureDeps) {
       .update(group)
       .digest('base64url')
       .slice(0, 22);
-  }
-
-  /** The path of the copy's page the request came from, when its Referer is on the same host. */
-  function fromPageOf(req: IncomingMessage): string | undefined {
-    const referer = req.headers.referer;
-    if (!referer) return undefined;
-    try {
-      const url = new URL(referer);
-      return url.host === req.headers.host ? url.pathname + url.search : undefined;
-    } catch {
-      return undefined;
-    }
   }
 
   async function readBody(req: IncomingMessage, fileBytes: number): Promise<ParsedBody> {
@@ -342,7 +316,7 @@ export function createFormCapture(deps: FormCaptureDeps) {
     const tooMany = (limit: { retryAfterSeconds: number }) => {
       req.resume();
       res.setHeader('retry-after', String(limit.retryAfterSeconds));
-      page(req, res, 429, texts, texts.tooMany, '', fromPage);
+      textPage(req, res, 429, version.locale, texts.tooMany, '', fromPage);
     };
     // Files are written to the blob store as they come: a multipart body is counted against the
     // limits before it is read, not after.
@@ -367,7 +341,7 @@ export function createFormCapture(deps: FormCaptureDeps) {
       fields.some(([name, value]) => value !== '' && PASSWORD_NAME.test(name)) ||
       fields.some(([name, value]) => holdsCardNumber(form, name, value));
     if (refused || body.tooLarge) {
-      return notAvailable(req, res, texts, 403, form, fromPage);
+      return notAvailable(req, res, version.locale, 403);
     }
     const limit = early ?? (await limits());
     if (!limit.allowed) return tooMany(limit);
@@ -379,7 +353,7 @@ export function createFormCapture(deps: FormCaptureDeps) {
       const used = await countOwnerSubmissions(db, context.owner_id, monthStart.toISOString());
       if (used >= plan.formSubmissions) {
         log.warn({ siteId: site.siteId }, 'form submission over the plan month');
-        return notAvailable(req, res, texts, 403, form, fromPage);
+        return notAvailable(req, res, version.locale, 403);
       }
     }
     const id = randomUUID();
@@ -429,7 +403,7 @@ export function createFormCapture(deps: FormCaptureDeps) {
     return thanks(
       req,
       res,
-      texts,
+      version.locale,
       version.manifest,
       form,
       settings?.redirect_url ?? null,
@@ -439,6 +413,8 @@ export function createFormCapture(deps: FormCaptureDeps) {
 
   return {
     handle,
+    /** A served version's manifest, forms and language (kept for the last versions asked). */
+    version: formsOf,
     /** A version is no longer served (its forms are read again when asked). */
     invalidate(versionId?: string) {
       if (versionId === undefined) versions.clear();
@@ -505,26 +481,16 @@ function wantsJson(req: IncomingMessage): boolean {
   );
 }
 
-function send(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  type: string,
-  body: string,
-  extra: Record<string, string> = {},
-): void {
-  const buffer = Buffer.from(body);
-  const head: Record<string, string> = {
-    'content-type': type,
-    'content-length': String(buffer.length),
-    'cache-control': 'no-store',
-    ...extra,
-  };
-  for (let i = 0; i < SECURITY_HEADERS.length; i += 2)
-    head[SECURITY_HEADERS[i]!] = SECURITY_HEADERS[i + 1]!;
-  res.writeHead(status, head);
-  if (req.method === 'HEAD') res.end();
-  else res.end(buffer);
+/** The path of the copy's page the request came from, when its Referer is on the same host. */
+function fromPageOf(req: IncomingMessage): string | undefined {
+  const referer = req.headers.referer;
+  if (!referer) return undefined;
+  try {
+    const url = new URL(referer);
+    return url.host === req.headers.host ? url.pathname + url.search : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function methodNotAllowed(req: IncomingMessage, res: ServerResponse): void {
@@ -538,11 +504,10 @@ function methodNotAllowed(req: IncomingMessage, res: ServerResponse): void {
 function notAvailable(
   req: IncomingMessage,
   res: ServerResponse,
-  texts: FormTexts,
+  locale: LocaleCode,
   status: number,
-  _form: SiteForm,
-  fromPage: string | undefined,
 ): void {
+  const texts = FORM_TEXTS[locale];
   if (wantsJson(req)) {
     send(
       req,
@@ -553,13 +518,13 @@ function notAvailable(
     );
     return;
   }
-  page(req, res, status, texts, texts.notAvailable, texts.notAvailableBody, fromPage);
+  textPage(req, res, status, locale, texts.notAvailable, texts.notAvailableBody, fromPageOf(req));
 }
 
 function thanks(
   req: IncomingMessage,
   res: ServerResponse,
-  texts: FormTexts,
+  locale: LocaleCode,
   manifest: Manifest,
   form: SiteForm,
   redirectUrl: string | null,
@@ -569,28 +534,11 @@ function thanks(
     send(req, res, 200, 'application/json', '{"ok":true}');
     return;
   }
+  const texts = FORM_TEXTS[locale];
   const to = redirectUrl ?? thankYouPageOf(manifest, form);
   if (to) {
     send(req, res, 303, 'text/plain; charset=utf-8', '', { location: to });
     return;
   }
-  page(req, res, 200, texts, texts.thanksTitle, texts.thanksBody, fromPage);
-}
-
-/** The host's own small page in the site's language, with a link back to where the visitor was. */
-function page(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  texts: FormTexts,
-  title: string,
-  body: string,
-  fromPage: string | undefined,
-): void {
-  const back = fromPage !== undefined && !fromPage.startsWith('//') ? fromPage : '/';
-  const lang = Object.entries(FORM_TEXTS).find(([, t]) => t === texts)?.[0] ?? 'en';
-  const html = `<!doctype html><html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeUTF8(title)}</title>
-<style>body{font:16px/1.6 system-ui,sans-serif;color:#1d2233;background:#f7f8fb;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:12px;box-shadow:0 1px 4px #0002;padding:2rem;margin:1rem;max-width:32rem}h1{font-size:1.5rem;margin:0 0 .5rem}a{color:#3147c9}</style></head>
-<body><main><h1>${escapeUTF8(title)}</h1>${body ? `<p>${escapeUTF8(body)}</p>` : ''}<p><a href="${escapeUTF8(back)}">${escapeUTF8(texts.back)}</a></p></main></body></html>`;
-  send(req, res, status, 'text/html; charset=utf-8', html);
+  textPage(req, res, 200, locale, texts.thanksTitle, texts.thanksBody, fromPage);
 }

@@ -16,6 +16,9 @@ export interface FormTexts {
   mailIntro: (form: string, page: string) => string;
   mailDigestSubject: (count: number) => string;
   mailFooter: string;
+  search: string;
+  searchResults: (count: number, term: string) => string;
+  searchNone: (term: string) => string;
 }
 
 export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
@@ -31,6 +34,10 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     mailDigestSubject: (count) =>
       count === 1 ? '1 new form submission' : `${count} new form submissions`,
     mailFooter: 'Reply to this mail to answer the sender. Manage your forms on the site page.',
+    search: 'Search',
+    searchResults: (count, term) =>
+      count === 1 ? `1 page for “${term}”` : `${count} pages for “${term}”`,
+    searchNone: (term) => `No page of this site has “${term}”.`,
   },
   es: {
     thanksTitle: '¡Gracias!',
@@ -45,6 +52,10 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
       count === 1 ? '1 nuevo envío de formulario' : `${count} nuevos envíos de formularios`,
     mailFooter:
       'Responde a este correo para contestar al remitente. Gestiona tus formularios en la página del sitio.',
+    search: 'Buscar',
+    searchResults: (count, term) =>
+      count === 1 ? `1 página para «${term}»` : `${count} páginas para «${term}»`,
+    searchNone: (term) => `Ninguna página de este sitio contiene «${term}».`,
   },
   ru: {
     thanksTitle: 'Спасибо!',
@@ -57,6 +68,9 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     mailIntro: (form, page) => `Кто-то отправил форму «${form}» на странице ${page}:`,
     mailDigestSubject: (count) => `Новых отправок форм: ${count}`,
     mailFooter: 'Ответьте на это письмо, чтобы ответить отправителю. Формы — на странице сайта.',
+    search: 'Поиск',
+    searchResults: (count, term) => `Страниц по запросу «${term}»: ${count}`,
+    searchNone: (term) => `На этом сайте нет страниц со словами «${term}».`,
   },
   zh: {
     thanksTitle: '谢谢！',
@@ -69,6 +83,9 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     mailIntro: (form, page) => `有人在 ${page} 提交了表单“${form}”：`,
     mailDigestSubject: (count) => `${count} 条新的表单提交`,
     mailFooter: '回复此邮件即可回复发送者。在网站页面管理您的表单。',
+    search: '搜索',
+    searchResults: (count, term) => `“${term}”的结果：${count} 个页面`,
+    searchNone: (term) => `本网站没有包含“${term}”的页面。`,
   },
   hi: {
     thanksTitle: 'धन्यवाद!',
@@ -81,6 +98,9 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     mailIntro: (form, page) => `किसी ने ${page} पर फ़ॉर्म "${form}" भेजा:`,
     mailDigestSubject: (count) => `${count} नए फ़ॉर्म सबमिशन`,
     mailFooter: 'भेजने वाले को जवाब देने के लिए इस मेल का उत्तर दें। अपने फ़ॉर्म साइट पेज पर संभालें।',
+    search: 'खोजें',
+    searchResults: (count, term) => `“${term}” के लिए ${count} पेज`,
+    searchNone: (term) => `इस साइट के किसी पेज में “${term}” नहीं है।`,
   },
   ar: {
     thanksTitle: 'شكرًا لك!',
@@ -93,6 +113,9 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     mailIntro: (form, page) => `أرسل شخص ما النموذج «${form}» في ${page}:`,
     mailDigestSubject: (count) => `عمليات إرسال نماذج جديدة: ${count}`,
     mailFooter: 'رُدّ على هذه الرسالة للرد على المرسل. أدر نماذجك من صفحة الموقع.',
+    search: 'بحث',
+    searchResults: (count, term) => `عدد الصفحات التي تحتوي «${term}»: ${count}`,
+    searchNone: (term) => `لا توجد صفحة في هذا الموقع تحتوي «${term}».`,
   },
   id: {
     thanksTitle: 'Terima kasih!',
@@ -105,6 +128,9 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     mailIntro: (form, page) => `Seseorang mengirim formulir "${form}" di ${page}:`,
     mailDigestSubject: (count) => `${count} kiriman formulir baru`,
     mailFooter: 'Balas email ini untuk menjawab pengirim. Kelola formulir Anda di halaman situs.',
+    search: 'Cari',
+    searchResults: (count, term) => `${count} halaman untuk “${term}”`,
+    searchNone: (term) => `Tidak ada halaman situs ini yang memuat “${term}”.`,
   },
   th: {
     thanksTitle: 'ขอบคุณ!',
@@ -117,5 +143,8 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     mailIntro: (form, page) => `มีคนส่งแบบฟอร์ม "${form}" ที่ ${page}:`,
     mailDigestSubject: (count) => `การส่งแบบฟอร์มใหม่ ${count} รายการ`,
     mailFooter: 'ตอบกลับอีเมลนี้เพื่อตอบผู้ส่ง จัดการแบบฟอร์มได้ที่หน้าเว็บไซต์',
+    search: 'ค้นหา',
+    searchResults: (count, term) => `${count} หน้าสำหรับ “${term}”`,
+    searchNone: (term) => `ไม่มีหน้าใดในเว็บไซต์นี้ที่มี “${term}”`,
   },
 };

@@ -414,6 +414,26 @@ describe('forms on a hosted copy, its original stopped', () => {
     expect(off.body).toContain('This form is not available on this copy');
   });
 
+  it("answers the site's own search from an index of the copy's pages", async () => {
+    const found = await t.app.inject({ url: '/search?q=APPL', headers: { host } });
+    expect(found.statusCode).toBe(200);
+    expect(found.headers['content-type']).toContain('text/html');
+    expect(found.body).toContain('1 page for “APPL”');
+    expect(found.body).toContain('<a href="/jobs/">Jobs</a>');
+    expect(found.body).toContain('<mark>Apply</mark>');
+    // The search box again, with the words in it; a hostile term comes back escaped.
+    expect(found.body).toContain('name="q" value="APPL"');
+    const none = await t.app.inject({
+      url: `/search?q=${encodeURIComponent('<script>x</script>')}`,
+      headers: { host },
+    });
+    expect(none.body).toContain('No page of this site has “&lt;script&gt;x&lt;/script&gt;”.');
+    expect(none.body).not.toContain('<script>x');
+    // Other queries are the copy's as before.
+    const plain = await t.app.inject({ url: '/?utm_source=x', headers: { host } });
+    expect(plain.body).toContain('Our bakery');
+  });
+
   it('lets only the owner read, mark and delete, and deletes submissions with the site', async () => {
     const stranger = await signUp(t, 'pro');
     const list = await t.app.inject({

@@ -68,6 +68,7 @@ import { createBullmqJobQueue } from './platform/jobs/bullmq-job-queue.js';
 import { createWatchesService, type WatchesService } from './modules/watches/watches.service.js';
 import { createFormCapture } from './modules/forms/form-capture.js';
 import { createSiteSearch } from './modules/forms/site-search.js';
+import { createFormWebhooks, type FormWebhooks } from './modules/forms/form-webhooks.js';
 import { createFormsService, type FormsService } from './modules/forms/forms.service.js';
 import { requireManifest } from './modules/sites/manifests.js';
 import { defineJob, type JobQueue } from './platform/jobs/job.js';
@@ -179,6 +180,17 @@ export async function createPlatform(
   };
 }
 
+/** The webhooks of copies' forms: the sites host makes each first try, workers the others. */
+function createFormWebhooksOf(platform: Platform): FormWebhooks {
+  return createFormWebhooks({
+    db: platform.database.db,
+    config: {
+      webhookRetryDelaysMs: platform.config.webhookRetryDelaysMs,
+      allowPrivateNetworks: platform.config.mirror.allowPrivateNetworks,
+    },
+  });
+}
+
 /** The sites host of this process: subdomains, custom and parked domains. */
 export function createSitesHostOf(platform: Platform): SitesHost {
   const { database, config, log, domainRegistry } = platform;
@@ -194,6 +206,7 @@ export function createSitesHostOf(platform: Platform): SitesHost {
   });
   domainRegistry.onChange(() => parkingPages.invalidate());
   const forms = createFormCapture({
+    webhooks: createFormWebhooksOf(platform),
     db: database.db,
     blobs: platform.blobs,
     limiter: platform.limiter,
@@ -421,6 +434,8 @@ export function createServices(
     log,
     sites: { ownedSite: (user, id) => sitesService.ownedSite(user, id) },
     versions: siteVersions,
+    webhooks: createFormWebhooksOf(platform),
+    allowPrivateNetworks: config.mirror.allowPrivateNetworks,
   });
   const mirrorJob = register(
     createMirrorSiteJob({
@@ -519,7 +534,9 @@ export function createServices(
   periodic('site-maintenance', 10 * 60_000, () => sitesService.runMaintenance());
   // Daily digests of watches that are due (one a day per account), and old webhook deliveries.
   periodic('watch-digests', 15 * 60_000, () => watchesService.sendDigests());
-  // Daily digests of form submissions (an account's oldest owed one is a day old).
+  // Form submissions' webhook deliveries due again, and daily digests of form submissions (an
+  // account's oldest owed one is a day old).
+  periodic('form-webhooks', 60_000, () => formsService.deliverWebhooks());
   periodic('form-digests', 15 * 60_000, () => formsService.sendDigests());
   // Test-mode renewals are due to the minute; the tick also detaches custom domains whose grace
   // period after a downgrade is over, and forgets old webhook event ids.

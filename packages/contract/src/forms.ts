@@ -27,6 +27,7 @@ export const FORM_MESSAGES = {
   submissionNotFound: 'Submission not found',
   redirectInvalid:
     'Enter a full address starting with https:// or a path of the site starting with /.',
+  webhookInvalid: 'Enter a full address starting with https:// or http://.',
   /** Shown on the copy when a form is refused, off, or over the plan's month. */
   notAvailable: 'This form is not available on this copy',
 } as const;
@@ -73,6 +74,9 @@ export const SiteFormSummary = z.object({
   enabled: z.boolean(),
   redirectUrl: z.string().nullable(),
   notify: FormNotify,
+  webhookUrl: z.string().nullable(),
+  /** The key receivers check deliveries' signatures with (`whsec_…`); null without a webhook. */
+  webhookSecret: z.string().nullable(),
   submissions: z.number().int(),
   spam: z.number().int(),
   lastSubmissionAt: z.string().nullable(),
@@ -99,8 +103,38 @@ export const FormSettingsInput = z.object({
     )
     .nullable(),
   notify: FormNotify,
+  /**
+   * Each submission kept (not spam) is POSTed there as signed JSON (`FormWebhookBody`); null for
+   * none, absent to keep the form's as it is.
+   */
+  webhookUrl: z
+    .string()
+    .trim()
+    .max(2000, FORM_MESSAGES.webhookInvalid)
+    .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), FORM_MESSAGES.webhookInvalid)
+    .nullable()
+    .optional(),
 });
 export type FormSettingsInput = z.infer<typeof FormSettingsInput>;
+
+/**
+ * What a form's webhook receives for each submission kept, signed like watches' deliveries
+ * (`Mirror-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the form's
+ * webhookSecret>`).
+ */
+export interface FormWebhookBody {
+  type: 'form.submission';
+  deliveryId?: string;
+  site: { id: string; address: string };
+  form: { key: string; id: string; label: string; kind: string };
+  submission: {
+    id: string;
+    page: string | null;
+    createdAt: string;
+    fields: { name: string; value: string }[];
+    files: { field: string; name: string; contentType: string; size: number }[];
+  };
+}
 
 export const FormSubmissionFile = z.object({
   field: z.string(),

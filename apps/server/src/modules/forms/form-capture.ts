@@ -36,6 +36,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { FORM_TEXTS } from './form-texts.js';
+import type { FormWebhooks } from './form-webhooks.js';
 import { send, siteLocaleOf, textPage } from './host-pages.js';
 import {
   addressKeyOf,
@@ -81,6 +82,7 @@ export interface FormCaptureDeps {
   mailer: Mailer;
   config: Pick<Config, 'appUrl' | 'trustProxy'>;
   loadManifest(versionId: string): Promise<Manifest>;
+  webhooks: FormWebhooks;
   now?: () => Date;
 }
 
@@ -383,6 +385,33 @@ export function createFormCapture(deps: FormCaptureDeps) {
       },
       body.files.map((f) => ({ ...f, submission_id: id })),
     );
+    if (spamReason === null && settings?.webhook_url) {
+      deps.webhooks
+        .queue({
+          submissionId: id,
+          siteId: site.siteId,
+          formKey: form.key,
+          url: settings.webhook_url,
+          body: {
+            type: 'form.submission',
+            site: { id: site.siteId, address: req.headers.host ?? '' },
+            form: { key: form.key, id: form.id, label: form.label, kind: form.kind },
+            submission: {
+              id,
+              page: fromPage ?? form.pages[0] ?? null,
+              createdAt: at.toISOString(),
+              fields: fields.map(([name, value]) => ({ name, value })),
+              files: body.files.map((f) => ({
+                field: f.field,
+                name: f.name,
+                contentType: f.content_type,
+                size: f.size,
+              })),
+            },
+          },
+        })
+        .catch((err: unknown) => log.warn({ err, siteId: site.siteId }, 'form webhook not queued'));
+    }
     if (mailNow) {
       const ownerTexts = FORM_TEXTS[matchLocale([context.locale ?? 'en']) ?? 'en'];
       const siteName = context.subdomain ?? new URL(context.source_url).host;

@@ -50,6 +50,8 @@ export async function upsertSettings(db: Db, row: SettingsRow): Promise<void> {
         enabled: row.enabled,
         redirect_url: row.redirect_url,
         notify: row.notify,
+        webhook_url: row.webhook_url,
+        webhook_secret: row.webhook_secret,
       }),
     )
     .execute();

@@ -11,7 +11,7 @@ import {
 } from '@mirror/contract';
 import { siteFormsOf, type BlobStore, type SiteForm } from '@mirror/engine';
 import type { FastifyBaseLogger } from 'fastify';
-import { notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -32,8 +32,11 @@ import {
   unmailedSubmissions,
   upsertSettings,
   type FileRow,
+  type SettingsRow,
   type SubmissionRow,
 } from './forms.repository.js';
+import { newWebhookSecret, type FormWebhooks } from './form-webhooks.js';
+import { isPrivateWebhook, WEBHOOK_MESSAGES } from '../../platform/webhooks/signed-post.js';
 
 /** Submissions per page of the owner's list. */
 const PAGE_SIZE = 50;
@@ -50,6 +53,9 @@ export interface FormsServiceDeps {
   log: FastifyBaseLogger;
   sites: Pick<SitesService, 'ownedSite'>;
   versions: Pick<SiteVersions, 'loadManifest'>;
+  webhooks: FormWebhooks;
+  /** Webhooks may be on private networks (tests, a deployment that allows mirroring them). */
+  allowPrivateNetworks: boolean;
   now?: () => Date;
 }
 
@@ -68,9 +74,7 @@ export function createFormsService(deps: FormsServiceDeps) {
 
   function summaryOf(
     form: SiteForm,
-    settings:
-      | { enabled: number; redirect_url: string | null; notify: 'each' | 'daily' | 'off' }
-      | undefined,
+    settings: SettingsRow | undefined,
     counts: { kept: number; spam: number; last_at: string | null } | undefined,
   ): SiteFormSummary {
     return {
@@ -89,6 +93,8 @@ export function createFormsService(deps: FormsServiceDeps) {
       enabled: settings ? settings.enabled === 1 : true,
       redirectUrl: settings?.redirect_url ?? null,
       notify: settings?.notify ?? 'each',
+      webhookUrl: settings?.webhook_url ?? null,
+      webhookSecret: settings?.webhook_url ? settings.webhook_secret : null,
       submissions: Number(counts?.kept ?? 0),
       spam: Number(counts?.spam ?? 0),
       lastSubmissionAt: counts?.last_at ?? null,
@@ -172,12 +178,19 @@ export function createFormsService(deps: FormsServiceDeps) {
       const site = await deps.sites.ownedSite(user, siteId);
       const form = (await liveForms(site.id, site.live_version_id)).find((f) => f.key === formKey);
       if (!form) throw notFound(FORM_MESSAGES.notFound);
-      const row = {
+      const current = (await settingsOf(db, site.id)).find((s) => s.form_key === formKey);
+      const webhookUrl =
+        input.webhookUrl === undefined ? (current?.webhook_url ?? null) : input.webhookUrl;
+      if (webhookUrl && (await isPrivateWebhook(webhookUrl, deps.allowPrivateNetworks)))
+        throw badRequest(WEBHOOK_MESSAGES.private);
+      const row: SettingsRow = {
         site_id: site.id,
         form_key: formKey,
         enabled: input.enabled ? 1 : 0,
         redirect_url: input.redirectUrl,
         notify: input.notify,
+        webhook_url: webhookUrl,
+        webhook_secret: current?.webhook_secret ?? (webhookUrl ? newWebhookSecret() : null),
       };
       await upsertSettings(db, row);
       const counts = (await countsBySiteForm(db, site.id)).find((c) => c.form_key === formKey);
@@ -275,6 +288,11 @@ export function createFormsService(deps: FormsServiceDeps) {
         size: file.size,
         body: Readable.from(blobs.read(file.hash)),
       };
+    },
+
+    /** Tries the webhook deliveries that are due again (the periodic task). */
+    deliverWebhooks(): Promise<number> {
+      return deps.webhooks.deliverDue();
     },
 
     /**

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FormSubmissionList, SiteFormList } from '@mirror/contract';
+import { createHmac } from 'node:crypto';
+import type { FormSubmissionList, FormWebhookBody, SiteFormList } from '@mirror/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorSite, SERVICE_ENV, signUp, type SignedUp } from '../../test/api-helpers.js';
 import { decodedMail, startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
@@ -70,7 +71,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-  t = await createTestApp({ ...SERVICE_ENV, SMTP_URL: smtp.url, RATE_LIMIT_FACTOR: '1' });
+  t = await createTestApp({
+    ...SERVICE_ENV,
+    SMTP_URL: smtp.url,
+    RATE_LIMIT_FACTOR: '1',
+    WEBHOOK_RETRY_DELAYS_MS: '200,200',
+  });
   owner = await signUp(t, 'pro');
   ownerEmail = (
     await t.app.database.db
@@ -412,6 +418,92 @@ describe('forms on a hosted copy, its original stopped', () => {
     const off = await submit('/newsletter.php', form({ email: 'off@example.net' }));
     expect(off.statusCode).toBe(403);
     expect(off.body).toContain('This form is not available on this copy');
+  });
+
+  it('sends each submission kept to a signed webhook, and tries again after a failure', async () => {
+    const deliveries: { body: FormWebhookBody; raw: string; signature: string }[] = [];
+    const answers = [500];
+    const receiver = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        deliveries.push({
+          body: JSON.parse(raw) as FormWebhookBody,
+          raw,
+          signature: String(req.headers['mirror-signature']),
+        });
+        res.writeHead(answers.shift() ?? 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const contact = (await forms()).forms.find((f) => f.action === '/contact/send.php')!;
+      const set = await t.app.inject({
+        method: 'PUT',
+        url: `/api/domains/clone/${siteId}/forms/${contact.key}`,
+        headers: owner.headers,
+        payload: {
+          enabled: true,
+          redirectUrl: null,
+          notify: 'off',
+          webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        },
+      });
+      expect(set.statusCode, set.body).toBe(200);
+      const secret = set.json<{ webhookSecret: string }>().webhookSecret;
+      expect(secret).toMatch(/^whsec_/);
+
+      await submit(
+        '/contact/send.php',
+        form({ name: 'Hook', email: 'hook@example.net', message: 'Via the hook' }),
+        {
+          from: '/contact/',
+        },
+      );
+      await submit(
+        '/contact/send.php',
+        form({ name: 'Bot', email: 'b@example.net', message: 'x', url_check: 'spam' }),
+        {
+          from: '/contact/',
+        },
+      );
+      await waitFor(() => (deliveries.length === 1 ? true : undefined), 10_000);
+      // The first try failed (500); the periodic task tries again once the delay is over.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await t.app.formsService.deliverWebhooks()).toBe(1);
+      await waitFor(() => (deliveries.length === 2 ? true : undefined), 10_000);
+      expect(await t.app.formsService.deliverWebhooks()).toBe(0);
+
+      const last = deliveries[1]!;
+      const [stamp, v1] = last.signature.split(',');
+      const expected = createHmac('sha256', secret)
+        .update(`${stamp!.slice(2)}.${last.raw}`)
+        .digest('hex');
+      expect(v1!.slice(3)).toBe(expected);
+      expect(last.body).toMatchObject({
+        type: 'form.submission',
+        form: { key: contact.key, kind: 'contact' },
+        submission: {
+          page: '/contact/',
+          fields: [
+            { name: 'name', value: 'Hook' },
+            { name: 'email', value: 'hook@example.net' },
+            { name: 'message', value: 'Via the hook' },
+          ],
+        },
+      });
+      // The spam was never sent.
+      expect(deliveries.every((d) => d.body.submission.fields[0]!.value === 'Hook')).toBe(true);
+      const refused = await t.app.inject({
+        method: 'PUT',
+        url: `/api/domains/clone/${siteId}/forms/${contact.key}`,
+        headers: owner.headers,
+        payload: { enabled: true, redirectUrl: null, notify: 'each', webhookUrl: 'ftp://x' },
+      });
+      expect(refused.statusCode).toBe(400);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it("answers the site's own search from an index of the copy's pages", async () => {

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   getPlan,
   PAGE_SOURCE_MAX_BYTES,
@@ -15,11 +15,8 @@ import {
   type WebhookDeliveryList,
 } from '@mirror/contract';
 import {
-  assertPublicUrl,
-  createHttpClient,
   normalizePath,
   readBlob,
-  RefusedAddressError,
   type BlobStore,
   type Manifest,
   type ManifestEntry,
@@ -33,6 +30,12 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/schema.js';
 import { defineJob, type JobDefinition, type JobQueue } from '../../platform/jobs/job.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import {
+  isPrivateWebhook,
+  nextAttemptAt,
+  postSigned,
+  WEBHOOK_MESSAGES,
+} from '../../platform/webhooks/signed-post.js';
 import type { SiteVersions } from '../sites/site-versions.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildDigestEmail, buildHitEmail, describeReason } from './watch-messages.js';
@@ -64,7 +67,7 @@ import {
 
 export const WATCH_MESSAGES = {
   notFound: 'Watch not found',
-  webhookPrivate: 'A webhook address must be on the public internet.',
+  webhookPrivate: WEBHOOK_MESSAGES.private,
   feedNotFound: 'Feed not found',
 } as const;
 
@@ -75,8 +78,6 @@ const DELIVERIES_LISTED = 50;
 const DELIVERIES_KEPT_MS = 30 * 24 * 3_600_000;
 /** Feed entries. */
 const FEED_ENTRIES = 50;
-/** A receiver has this long to answer a delivery. */
-const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export interface WatchesServiceDeps {
   db: Db;
@@ -151,14 +152,11 @@ export function createWatchesService(deps: WatchesServiceDeps) {
       const problem = selectorProblem(input.selector);
       if (problem) throw badRequest(problem);
     }
-    if (input.webhookUrl && !config.mirror.allowPrivateNetworks) {
-      try {
-        await assertPublicUrl(new URL(input.webhookUrl));
-      } catch (err) {
-        if (err instanceof RefusedAddressError) throw badRequest(WATCH_MESSAGES.webhookPrivate);
-        // A name that does not resolve now may later: the delivery reports it.
-      }
-    }
+    if (
+      input.webhookUrl &&
+      (await isPrivateWebhook(input.webhookUrl, config.mirror.allowPrivateNetworks))
+    )
+      throw badRequest(WATCH_MESSAGES.webhookPrivate);
   }
 
   async function ownedWatch(user: UserRow, siteId: string, id: string) {
@@ -173,55 +171,17 @@ export function createWatchesService(deps: WatchesServiceDeps) {
     const row = await findDelivery(db, deliveryId);
     if (!row || row.status !== 'pending') return;
     const attempts = row.attempts + 1;
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', row.webhook_secret)
-      .update(`${timestamp}.${row.body}`)
-      .digest('hex');
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    const client = createHttpClient({
+    const { statusCode, error } = await postSigned({
+      url: row.url,
+      secret: row.webhook_secret,
+      body: row.body,
+      deliveryId: row.id,
       allowPrivateNetworks: config.mirror.allowPrivateNetworks,
-      timeoutMs: WEBHOOK_TIMEOUT_MS,
     });
-    try {
-      const response = await client.request(row.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'mirror-signature': `t=${timestamp},v1=${signature}`,
-          'mirror-delivery': row.id,
-        },
-        body: row.body,
-        followRedirects: false,
-        maxBytes: 64 * 1024,
-        maxRequestMs: WEBHOOK_TIMEOUT_MS,
-      });
-      statusCode = response.status;
-      await response.discard();
-      if (statusCode < 200 || statusCode >= 300) error = `The receiver answered ${statusCode}.`;
-    } catch (err) {
-      error =
-        err instanceof RefusedAddressError
-          ? WATCH_MESSAGES.webhookPrivate
-          : `The receiver could not be reached: ${err instanceof Error ? err.message : String(err)}`;
-    } finally {
-      await client.close();
-    }
-    if (error === null) {
-      await recordAttempt(db, row.id, {
-        attempts,
-        status: 'delivered',
-        statusCode,
-        error: null,
-        nextAttemptAt: null,
-      });
-      return;
-    }
-    const delay = delays[attempts - 1];
-    const next = delay === undefined ? null : new Date(Date.now() + delay);
+    const next = error === null ? null : nextAttemptAt(delays, attempts);
     await recordAttempt(db, row.id, {
       attempts,
-      status: next ? 'pending' : 'failed',
+      status: error === null ? 'delivered' : next ? 'pending' : 'failed',
       statusCode,
       error,
       nextAttemptAt: next?.toISOString() ?? null,

@@ -622,6 +622,25 @@ export interface FormSettingsTable {
   enabled: number;
   redirect_url: string | null;
   notify: 'each' | 'daily' | 'off';
+  webhook_url: string | null;
+  webhook_secret: string | null;
+}
+
+/** A submission's signed webhook delivery and its tries. */
+export interface FormWebhookDeliveriesTable {
+  id: string;
+  submission_id: string;
+  site_id: string;
+  form_key: string;
+  url: string;
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+  next_attempt_at: Timestamp | null;
 }
 
 /** A submission of a copy's form, taken by the sites host. */
@@ -698,6 +717,7 @@ export interface Database {
   form_settings: FormSettingsTable;
   form_submissions: FormSubmissionsTable;
   form_files: FormFilesTable;
+  form_webhook_deliveries: FormWebhookDeliveriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,7 +4,8 @@ import { timestampType } from '../column-types.js';
 /**
  * Forms on copies (issue 34): the owner's settings per form (found in the live version's
  * manifest, named by its key), the submissions the sites host took, and their uploaded files
- * (blobs, counted in the owner's storage). All go with their site.
+ * (blobs, counted in the owner's storage), and the signed webhook deliveries of submissions. All
+ * go with their site.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const ts = timestampType(db);
@@ -15,6 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('enabled', 'integer', (c) => c.notNull())
     .addColumn('redirect_url', 'text')
     .addColumn('notify', 'text', (c) => c.notNull())
+    .addColumn('webhook_url', 'text')
+    /** Made when a webhook is first set; kept when it changes, so receivers keep checking. */
+    .addColumn('webhook_secret', 'text')
     .addPrimaryKeyConstraint('form_settings_pk', ['site_id', 'form_key'])
     .execute();
 
@@ -63,4 +67,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('form_files_pk', ['submission_id', 'position'])
     .execute();
   await db.schema.createIndex('form_files_hash').on('form_files').column('hash').execute();
+
+  /** Each submission's signed webhook delivery, its tries and their status (as watches'). */
+  await db.schema
+    .createTable('form_webhook_deliveries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('submission_id', 'text', (c) =>
+      c.notNull().references('form_submissions.id').onDelete('cascade'),
+    )
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addColumn('form_key', 'text', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .addColumn('last_status_code', 'integer')
+    .addColumn('last_error', 'text')
+    .addColumn('created_at', ts, (c) => c.notNull())
+    .addColumn('finished_at', ts)
+    /** When the next try is due; a try in progress moves it on, so one process makes it. */
+    .addColumn('next_attempt_at', ts)
+    .execute();
+  await db.schema
+    .createIndex('form_webhook_deliveries_due')
+    .on('form_webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 }

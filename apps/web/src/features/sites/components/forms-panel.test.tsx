@@ -50,6 +50,8 @@ function makeForm(overrides: Partial<SiteFormSummary> = {}): SiteFormSummary {
     enabled: true,
     redirectUrl: null,
     notify: 'each',
+    webhookUrl: null,
+    webhookSecret: null,
     submissions: 4,
     spam: 1,
     lastSubmissionAt: null,
@@ -216,7 +218,16 @@ describe('forms on the site page (issue 34)', () => {
   });
 
   it('turns a form off, changes how to be told, and saves the address after submitting', async () => {
-    const saved = (body: unknown) => ({ body: makeForm(body as FormSettingsInput) });
+    const saved = (body: unknown) => {
+      const input = body as FormSettingsInput;
+      return {
+        body: makeForm({
+          ...input,
+          webhookUrl: input.webhookUrl ?? null,
+          webhookSecret: input.webhookUrl ? 'whsec_test' : null,
+        }),
+      };
+    };
     const panel = await renderPanel(
       { forms: [makeForm()] },
       { 'PUT /domains/clone/s1/forms/contactKey01': ({ body }) => saved(body) },
@@ -266,6 +277,28 @@ describe('forms on the site page (issue 34)', () => {
     });
     await waitFor(() => expect((address as HTMLInputElement).value).toBe('/thanks'));
     expect(address.getAttribute('aria-invalid')).toBeNull();
+
+    // The webhook: an address that is none is refused here; a good one is saved and its signing
+    // secret shown.
+    const hook = contact!.getByLabelText('Webhook address (optional)');
+    fireEvent.change(hook, { target: { value: 'ftp://hooks.example' } });
+    fireEvent.click(contact!.getByRole('button', { name: 'Save webhook' }));
+    expect(
+      contact!.getByText('Enter a full address starting with https:// or http://.'),
+    ).toBeTruthy();
+    expect(calls('PUT', '/domains/clone/s1/forms/contactKey01')).toHaveLength(3);
+    fireEvent.change(hook, { target: { value: 'https://hooks.example/forms' } });
+    fireEvent.click(contact!.getByRole('button', { name: 'Save webhook' }));
+    await waitFor(() =>
+      expect(calls('PUT', '/domains/clone/s1/forms/contactKey01')).toHaveLength(4),
+    );
+    expect(calls('PUT', '/domains/clone/s1/forms/contactKey01')[3]?.body).toEqual({
+      enabled: false,
+      redirectUrl: '/thanks',
+      notify: 'daily',
+      webhookUrl: 'https://hooks.example/forms',
+    });
+    expect(await contact!.findByText('whsec_test')).toBeTruthy();
   });
 
   it("shows the server's message when it refuses the settings", async () => {

@@ -229,13 +229,19 @@ function FormSettings({
   const { t } = useI18n();
   const [redirect, setRedirect] = useState(form.redirectUrl ?? '');
   const [redirectError, setRedirectError] = useState<string | null>(null);
+  const [webhook, setWebhook] = useState(form.webhookUrl ?? '');
+  const [webhookError, setWebhookError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  /** What is being saved: the address (its button says so) or another setting. */
-  const [saving, setSaving] = useState<'redirect' | 'setting' | null>(null);
+  /** What is being saved: an address (its button says so) or another setting. */
+  const [saving, setSaving] = useState<'redirect' | 'webhook' | 'setting' | null>(null);
   const notifyId = useId();
   const redirectId = useId();
+  const webhookId = useId();
 
-  const save = async (change: Partial<FormSettingsInput>, what: 'redirect' | 'setting') => {
+  const save = async (
+    change: Partial<FormSettingsInput>,
+    what: 'redirect' | 'webhook' | 'setting',
+  ) => {
     const input: FormSettingsInput = {
       enabled: form.enabled,
       redirectUrl: form.redirectUrl,
@@ -248,6 +254,7 @@ function FormSettings({
       const saved = await updateForm(siteId, form.key, input);
       onSaved(saved);
       setRedirect(saved.redirectUrl ?? '');
+      setWebhook(saved.webhookUrl ?? '');
       notify.success(t('site.forms.saved', { form: nameOf(form) }));
     } catch (error) {
       setFailure(getErrorMessage(error, t('site.forms.saveFailed')));
@@ -269,7 +276,18 @@ function FormSettings({
     void save({ redirectUrl: checked.data }, 'redirect');
   };
 
-  const describedBy = redirectError ? `${redirectId}-error` : `${redirectId}-hint`;
+  const handleWebhook = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = webhook.trim();
+    const checked = FormSettingsInput.shape.webhookUrl.safeParse(value || null);
+    if (!checked.success) {
+      setWebhookError(t('site.forms.errors.webhook'));
+      document.getElementById(webhookId)?.focus();
+      return;
+    }
+    setWebhookError(null);
+    void save({ webhookUrl: checked.data ?? null }, 'webhook');
+  };
   return (
     <div className="site-form-settings" role="group" aria-labelledby={labelledBy}>
       {failure && (
@@ -302,49 +320,111 @@ function FormSettings({
           ))}
         </select>
       </div>
-      <form className="site-form-redirect" noValidate onSubmit={handleRedirect}>
-        <div className="field">
-          <label className="field-label" htmlFor={redirectId}>
-            {t('site.forms.redirect')}
-          </label>
-          <div className="site-form-redirect-row">
-            <input
-              id={redirectId}
-              className="input"
-              type="text"
-              inputMode="url"
-              dir="ltr"
-              autoCapitalize="none"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="/thanks"
-              maxLength={2000}
-              value={redirect}
-              aria-invalid={redirectError ? true : undefined}
-              aria-describedby={describedBy}
-              onChange={(event) => setRedirect(event.target.value)}
-            />
-            <button
-              type="submit"
-              className="button button-outline"
-              disabled={saving !== null}
-              aria-busy={saving === 'redirect' || undefined}
-            >
-              {saving === 'redirect' ? t('site.forms.saving') : t('site.forms.saveRedirect')}
-            </button>
-          </div>
-          {redirectError ? (
-            <p id={`${redirectId}-error`} className="field-error">
-              {redirectError}
-            </p>
-          ) : (
-            <p id={`${redirectId}-hint`} className="field-hint">
-              {t('site.forms.redirectHint')}
-            </p>
-          )}
-        </div>
-      </form>
+      <AddressForm
+        id={redirectId}
+        label={t('site.forms.redirect')}
+        hint={t('site.forms.redirectHint')}
+        placeholder="/thanks"
+        value={redirect}
+        error={redirectError}
+        saving={saving === 'redirect'}
+        disabled={saving !== null}
+        button={t('site.forms.saveRedirect')}
+        onChange={setRedirect}
+        onSubmit={handleRedirect}
+      />
+      <AddressForm
+        id={webhookId}
+        label={t('site.forms.webhook')}
+        hint={t('site.forms.webhookHint')}
+        placeholder="https://"
+        value={webhook}
+        error={webhookError}
+        saving={saving === 'webhook'}
+        disabled={saving !== null}
+        button={t('site.forms.saveWebhook')}
+        onChange={setWebhook}
+        onSubmit={handleWebhook}
+      />
+      {form.webhookSecret && (
+        <p className="site-form-secret">
+          {t('site.forms.webhookSecret')} <code dir="ltr">{form.webhookSecret}</code>
+        </p>
+      )}
     </div>
+  );
+}
+
+/** An address of a form's settings (where visitors go after, the webhook), saved on Save. */
+function AddressForm({
+  id,
+  label,
+  hint,
+  placeholder,
+  value,
+  error,
+  saving,
+  disabled,
+  button,
+  onChange,
+  onSubmit,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  placeholder: string;
+  value: string;
+  error: string | null;
+  saving: boolean;
+  disabled: boolean;
+  button: string;
+  onChange: (value: string) => void;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <form className="site-form-redirect" noValidate onSubmit={onSubmit}>
+      <div className="field">
+        <label className="field-label" htmlFor={id}>
+          {label}
+        </label>
+        <div className="site-form-redirect-row">
+          <input
+            id={id}
+            className="input"
+            type="text"
+            inputMode="url"
+            dir="ltr"
+            autoCapitalize="none"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={placeholder}
+            maxLength={2000}
+            value={value}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : `${id}-hint`}
+            onChange={(event) => onChange(event.target.value)}
+          />
+          <button
+            type="submit"
+            className="button button-outline"
+            disabled={disabled}
+            aria-busy={saving || undefined}
+          >
+            {saving ? t('site.forms.saving') : button}
+          </button>
+        </div>
+        {error ? (
+          <p id={`${id}-error`} className="field-error">
+            {error}
+          </p>
+        ) : (
+          <p id={`${id}-hint`} className="field-hint">
+            {hint}
+          </p>
+        )}
+      </div>
+    </form>
   );
 }
 

@@ -1,16 +1,13 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { text } from './support/locales';
-import { outboxDir } from './support/outbox';
+import { waitForMailWith } from './support/outbox';
 import { expectScreenFits, LAPTOP } from './support/screen-fit';
+import { authHeaders, waitForRun } from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
-/** A mirror run of the origin, from the queue to completed, on a busy machine. */
-const RUN_TIMEOUT = 90_000;
 
 /** A bakery's contact page: its form posts to a PHP script the copy does not have (issue 34). */
 const PAGES: Record<string, string> = {
@@ -40,30 +37,6 @@ test.afterAll(async () => {
   await origin.close();
 });
 
-/** The .eml the server wrote to `to`, decoded, once it is there. */
-async function mailTo(to: string): Promise<string> {
-  let found = '';
-  await expect
-    .poll(
-      () => {
-        const dir = outboxDir();
-        for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-          const mail = fs
-            .readFileSync(path.join(dir, file), 'utf8')
-            .replace(/=\r?\n/g, '')
-            .replace(/(?:=[0-9A-F]{2})+/g, (m) =>
-              Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'),
-            );
-          if (mail.includes(`To: ${to}`)) found = mail;
-        }
-        return found !== '';
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(true);
-  return found;
-}
-
 test("a visitor sends a copy's contact form with its original gone, and the owner reads it and its mail at 1280 and 390 px", async ({
   page,
   request,
@@ -72,24 +45,14 @@ test("a visitor sends a copy's contact form with its original gone, and the owne
   test.setTimeout(180_000);
   const owner = newAccount('Rosalind Franklin');
   const token = await registerViaApi(request, owner);
-  const headers = { Authorization: `Bearer ${token}` };
+  const headers = authHeaders(token);
   const created = await request.post('/api/domains/clone', {
     headers,
     data: { sourceUrl: origin.url, isDemo: false },
   });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (await request.get(`/api/domains/clone/${id}/status`, { headers })).json()) as {
-            status: string;
-          }
-        ).status,
-      { timeout: RUN_TIMEOUT, intervals: [500] },
-    )
-    .toBe('completed');
+  expect(await waitForRun(request, token, id)).toBe('completed');
   const status = await request.get(`/api/domains/clone/${id}/status`, { headers });
   const { previewUrl } = (await status.json()) as { previewUrl: string };
   await origin.close();
@@ -118,7 +81,7 @@ test("a visitor sends a copy's contact form with its original gone, and the owne
   await visitor.close();
 
   // The owner's mail answers the visitor.
-  const mail = await mailTo(owner.email);
+  const mail = await waitForMailWith(owner.email, 'Two rye loaves');
   expect(mail).toMatch(/^Reply-To: ana@example\.net/m);
   expect(mail).toContain('your-message: Two rye loaves for Friday, please.');
 

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { findOrCreateSecret } from '../../platform/db/server-secrets.js';
 
 type DbOrTrx = Pick<Db, 'selectFrom' | 'insertInto' | 'deleteFrom'>;
 
@@ -9,19 +9,8 @@ const SALT_PREFIX = 'visitor-salt:';
 const CHUNK = 250;
 
 /** The day's salt, made by whichever process asks first (every process then reads the same). */
-export async function findOrCreateSalt(db: Db, day: string): Promise<string> {
-  const name = `${SALT_PREFIX}${day}`;
-  await db
-    .insertInto('server_secrets')
-    .values({ name, value: randomBytes(32).toString('hex') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('server_secrets')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.value;
+export function findOrCreateSalt(db: Db, day: string): Promise<string> {
+  return findOrCreateSecret(db, `${SALT_PREFIX}${day}`);
 }
 
 /** Adds the day's visitor marks; answers how many were not there yet (new visitors). */

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { findOrCreateSecret } from '../../platform/db/server-secrets.js';
 import type {
   FormFilesTable,
   FormSettingsTable,
@@ -12,19 +12,8 @@ export type FileRow = FormFilesTable;
 export type SettingsRow = FormSettingsTable;
 
 /** The key that hashes visitors' addresses for the forms' rate limits, made by the first asker. */
-export async function addressKeyOf(db: Db): Promise<string> {
-  const name = 'form-address-key';
-  await db
-    .insertInto('server_secrets')
-    .values({ name, value: randomBytes(32).toString('hex') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('server_secrets')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.value;
+export function addressKeyOf(db: Db): Promise<string> {
+  return findOrCreateSecret(db, 'form-address-key');
 }
 
 /** What the sites host needs of a site to take a submission. */

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
@@ -16,6 +16,7 @@ import { DomainStatusBadge } from '../../../components/domains/domain-status-bad
 import { DomainVerification } from '../../../components/domains/domain-verification';
 import { FormField } from '../../../components/ui/form-field';
 import { Panel } from '../../../components/ui/panel';
+import { QueryStatus } from '../../../components/ui/query-status';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -32,7 +33,6 @@ import './custom-domains-panel.css';
 export function CustomDomainsPanel({ site }: { site: CloneRecord }) {
   const { t } = useI18n();
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: queryKeys.domains.overview(),
     queryFn: ({ signal }) => getDomainsOverview(signal),
@@ -50,25 +50,12 @@ export function CustomDomainsPanel({ site }: { site: CloneRecord }) {
 
   return (
     <Panel title={t('site.domains.title')} description={t('site.domains.description')}>
-      {query.isPending && (
-        <p className="site-muted" role="status">
-          <Spinner /> {t('common.loading')}
-        </p>
-      )}
-      {query.isError && (
-        <div className="alert alert-error domains-load-error" role="alert">
-          <span>{getErrorMessage(query.error, DOMAIN_MESSAGES.fetchFailed)}</span>{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() =>
-              void queryClient.resetQueries({ queryKey: queryKeys.domains.overview() })
-            }
-          >
-            {t('dashboard.retry')}
-          </button>
-        </div>
-      )}
+      <QueryStatus
+        query={query}
+        queryKey={queryKeys.domains.overview()}
+        failed={DOMAIN_MESSAGES.fetchFailed}
+        className="domains-load-error"
+      />
       {query.isSuccess && (
         <>
           {query.data.length > 0 && (

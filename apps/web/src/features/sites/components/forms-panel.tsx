@@ -18,7 +18,7 @@ import {
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Panel } from '../../../components/ui/panel';
-import { Spinner } from '../../../components/ui/spinner';
+import { QueryStatus } from '../../../components/ui/query-status';
 import { Switch } from '../../../components/ui/switch';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -83,23 +83,7 @@ export function FormsPanel({ siteId }: { siteId: string }) {
   const foundId = useId();
   return (
     <Panel title={t('site.forms.title')} description={t('site.forms.description')}>
-      {query.isPending && (
-        <p className="site-muted" role="status">
-          <Spinner /> {t('common.loading')}
-        </p>
-      )}
-      {query.isError && (
-        <div className="alert alert-error" role="alert">
-          <span>{getErrorMessage(query.error, t('site.forms.loadFailed'))}</span>{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => void queryClient.resetQueries({ queryKey: key })}
-          >
-            {t('dashboard.retry')}
-          </button>
-        </div>
-      )}
+      <QueryStatus query={query} queryKey={key} failed={t('site.forms.loadFailed')} />
       {list && (
         <div className="forms">
           <p className="forms-usage" data-testid="forms-usage">
@@ -612,23 +596,7 @@ function Submissions({ siteId, forms }: { siteId: string; forms: SiteFormSummary
           ))}
         </div>
       </div>
-      {query.isPending && (
-        <p className="site-muted" role="status">
-          <Spinner /> {t('common.loading')}
-        </p>
-      )}
-      {query.isError && (
-        <div className="alert alert-error" role="alert">
-          <span>{getErrorMessage(query.error, t('site.forms.submissions.loadFailed'))}</span>{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => void queryClient.resetQueries({ queryKey: key })}
-          >
-            {t('dashboard.retry')}
-          </button>
-        </div>
-      )}
+      <QueryStatus query={query} queryKey={key} failed={t('site.forms.submissions.loadFailed')} />
       {query.isSuccess && submissions.length === 0 && <p className="site-muted">{emptyText}</p>}
       {submissions.length > 0 && (
         <ol className="submission-list">

@@ -5,7 +5,7 @@ import type { Watch, WatchInput, WatchList, WebhookDelivery } from '@mirror/cont
 import { queryKeys } from '../../../api/query-keys';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Panel } from '../../../components/ui/panel';
-import { Spinner } from '../../../components/ui/spinner';
+import { QueryStatus } from '../../../components/ui/query-status';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/api-client';
 import { copyWithToast } from '../../../lib/clipboard';
@@ -81,23 +81,7 @@ export function WatchesPanel({ siteId }: { siteId: string }) {
   const limitHintId = useId();
   return (
     <Panel title={t('site.watches.title')} description={t('site.watches.description')}>
-      {query.isPending && (
-        <p className="site-muted" role="status">
-          <Spinner /> {t('common.loading')}
-        </p>
-      )}
-      {query.isError && (
-        <div className="alert alert-error" role="alert">
-          <span>{getErrorMessage(query.error, t('site.watches.loadFailed'))}</span>{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => void queryClient.resetQueries({ queryKey: key })}
-          >
-            {t('dashboard.retry')}
-          </button>
-        </div>
-      )}
+      <QueryStatus query={query} queryKey={key} failed={t('site.watches.loadFailed')} />
       {list && (
         <div className="watches">
           <div className="watches-head">

@@ -4,6 +4,7 @@ export { colorNameInWords } from './colors.js';
 export { describePlan } from './describe.js';
 export { uploadPath } from './images.js';
 export { INSTRUCTION_LIMITS, parseInstructions, splitInstructions } from './instructions.js';
+export { NEWSLETTER_FORM } from './instruction-rules-elements.js';
 export type { ParsedInstructions, Suggestion } from './instructions.js';
 export { outlinePage } from './outline.js';
 export type { OutlineOptions, OutlineSection, PageOutline } from './outline.js';

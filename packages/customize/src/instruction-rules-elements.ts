@@ -26,6 +26,16 @@ import {
 } from './instruction-builders.js';
 import type { Rule } from './instruction-builders.js';
 
+/**
+ * The newsletter form an instruction adds: posted to the copy itself, where the sites host keeps
+ * its submissions; one id on every page, so it is one form for the owner.
+ */
+export const NEWSLETTER_FORM =
+  '<form id="mirror-newsletter" class="mirror-newsletter" action="/newsletter" method="post" style="display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:center;padding:16px;font:15px/1.4 system-ui,sans-serif">' +
+  '<label for="mirror-newsletter-email">Subscribe to our newsletter</label>' +
+  '<input id="mirror-newsletter-email" type="email" name="email" required autocomplete="email" placeholder="you@example.com" style="padding:8px;min-width:14rem;max-width:100%">' +
+  '<button type="submit" style="padding:8px 16px">Subscribe</button></form>';
+
 /** Rules about one part of a page: logo and images, buttons, links, contact details, headings and
  * texts, removing, hiding and adding, and plain text replacement (last). Order matters: see RULES. */
 export const ELEMENT_RULES: Rule[] = [
@@ -318,6 +328,20 @@ export const ELEMENT_RULES: Rule[] = [
       const op = hide ? 'hideElement' : 'removeElement';
       return withTarget({ op, selector: '' }, resolveElement(phrase, ctx.outline));
     },
+  },
+  // A newsletter sign-up: a form the sites host takes like a captured one (docs/forms.md).
+  {
+    re: pattern(
+      '(?:add|insert|put|place|include)\\s+(?:a\\s+|an\\s+)?(?:(?:e-?mail|newsletter|mailing[-\\s]list)\\s+)?(?:sign[-\\s]?up|subscription|subscribe|newsletter)(?:\\s+(?:form|box|field|section|block))?(?:\\s+(?:to|in|into|at|on)\\s+(?:the\\s+)?(footer|bottom|end)(?:\\s+of\\s+(?:the|every|each|all)\\s+(?:pages?|site|website))?)?',
+    ),
+    build: (_groups, ctx) => ({
+      op: 'insertHtml',
+      selector: ctx.outline?.sections.some((section) => section.tag === 'footer')
+        ? 'footer'
+        : 'body',
+      position: 'append',
+      html: NEWSLETTER_FORM,
+    }),
   },
   {
     re: pattern(

@@ -3,6 +3,7 @@ import { EDIT_PLAN_LIMITS, EditPlan as EditPlanSchema } from '@mirror/contract';
 import type { EditPlan as ContractEditPlan } from '@mirror/contract';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from './apply-plan.js';
+import { NEWSLETTER_FORM } from './instruction-rules-elements.js';
 import { INSTRUCTION_LIMITS, parseInstructions, splitInstructions } from './instructions.js';
 import { outlinePage } from './outline.js';
 import type { EditOp, EditPlan } from './types.js';
@@ -282,6 +283,34 @@ describe('the instruction grammar', () => {
     expect(parsed.plan.ops).toEqual([{ op: 'hideElement', selector: 'footer' }]);
     expect(parsed.unparsed).toEqual(['remove the cookie banner']);
     expect(parsed.notes).toEqual(["No part of the page matches 'cookie banner'."]);
+  });
+});
+
+describe('a newsletter sign-up (issue 34, item 6)', () => {
+  it('adds the form the sites host takes to the footer, or to the page without one', () => {
+    for (const say of [
+      'add a newsletter signup to the footer',
+      'Add a newsletter sign-up form at the bottom of every page',
+      'add an email subscription box',
+    ]) {
+      const parsed = parseInstructions(say, OUTLINE);
+      expect(parsed.unparsed, say).toEqual([]);
+      expect(parsed.plan.ops).toEqual([
+        { op: 'insertHtml', selector: 'footer', position: 'append', html: NEWSLETTER_FORM },
+      ]);
+      expect(EditPlanSchema.safeParse(parsed.plan).error?.issues ?? []).toEqual([]);
+    }
+    expect(parseInstructions('add a newsletter signup').plan.ops[0]).toMatchObject({
+      selector: 'body',
+    });
+    // Applied, the page has the form: it posts to the copy, one id on every page.
+    const { changed } = applyPlan(
+      parseInstructions('add a newsletter signup to the footer', OUTLINE).plan,
+      [{ path: '/', text: INDEX, contentType: 'text/html' }],
+    );
+    expect(changed[0]!.text).toMatch(
+      /<form id="mirror-newsletter"[^>]*action="\/newsletter" method="post"/,
+    );
   });
 });
 

@@ -36,6 +36,9 @@ export const FORM_LIMITS = {
   outsideFields: 1_000,
 } as const;
 
+/** Fields named so are the copy's own, added by `markForms`: never recorded as a form's. */
+export const OWN_FIELD_PREFIX = '_mirror_';
+
 /** The cheap test before any tokenizing: a page without it has no form. */
 const FORM_TAG = /<form[\t\n\f\r />]/i;
 
@@ -143,14 +146,15 @@ export function findForms(html: string, pageUrl: string): PageForm[] {
 }
 
 /**
- * Where each form of `findForms(html, …)` ends: the position of its `</form>` in `html`, by the
- * form's `index`; undefined for a form never closed (it runs to the end of the page).
+ * Where each form of `findForms(html, …)` is in `html`, by the form's `index`: where its start tag
+ * starts and where its `</form>` does (undefined for a form never closed: it runs to the end of
+ * the page).
  */
-export function formEnds(html: string): (number | undefined)[] {
+export function formSpans(html: string): { start: number; end: number | undefined }[] {
   if (!FORM_TAG.test(html)) return [];
   const walk = new FormWalk(html, 'http://copy.invalid/');
   walk.run();
-  return walk.ends();
+  return walk.spans();
 }
 
 class FormWalk {
@@ -363,6 +367,8 @@ class FormWalk {
     const form = formId === undefined ? this.liveForm() : undefined;
     if (formId === undefined && !form) return null;
     const name = (attr(attrs, 'name') ?? '').slice(0, FORM_LIMITS.nameChars);
+    // The copy's own fields (`markForms`) are not the site's.
+    if (name.startsWith(OWN_FIELD_PREFIX)) return null;
     const required = attr(attrs, 'required') !== undefined && type !== 'hidden';
     const grouped = type === 'radio' || type === 'checkbox';
     const value = grouped ? (attr(attrs, 'value') ?? 'on').slice(0, FORM_LIMITS.nameChars) : '';
@@ -504,8 +510,8 @@ class FormWalk {
     });
   }
 
-  ends(): (number | undefined)[] {
-    return this.forms.map((form) => form.closeAt);
+  spans(): { start: number; end: number | undefined }[] {
+    return this.forms.map((form) => ({ start: form.at, end: form.closeAt }));
   }
 
   private pageHost(): string | undefined {

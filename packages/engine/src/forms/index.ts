@@ -1,5 +1,5 @@
 export { findForms, FORM_LIMITS } from './forms.js';
-export { FORM_MARK_TAG, markForms } from './mark-forms.js';
+export { FORM_MARK_TAG, formsOfEditedPage, markForms } from './mark-forms.js';
 export {
   ELAPSED_FIELD,
   FORM_KEY_FIELD,

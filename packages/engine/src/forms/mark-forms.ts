@@ -1,6 +1,6 @@
 import type { PageForm } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
-import { formEnds } from './forms.js';
+import { findForms, formSpans } from './forms.js';
 import {
   copyActionPath,
   ELAPSED_FIELD,
@@ -35,16 +35,20 @@ const SUBMIT_SCRIPT =
  */
 export function markForms(html: string, pageForms: readonly PageForm[], mapper: UrlMapper): string {
   const marks: { at: number; key: string }[] = [];
-  let ends: (number | undefined)[] | undefined;
+  let spans: { start: number; end: number | undefined }[] | undefined;
   for (const form of pageForms) {
     const actionPath = copyActionPath(form.action, mapper);
     if (!isCaptured(form, actionPath)) continue;
-    ends ??= formEnds(html);
-    const at = ends[form.index];
-    if (at !== undefined) marks.push({ at, key: formKey(actionPath, form.id) });
+    spans ??= formSpans(html);
+    const span = spans[form.index];
+    if (span?.end === undefined) continue;
+    // Marked already (a page edited after its mirror): the mark stays, once.
+    if (html.slice(span.start, span.end).includes(`<${FORM_MARK_TAG} `)) continue;
+    marks.push({ at: span.end, key: formKey(actionPath, form.id) });
   }
   if (marks.length === 0) return html;
   marks.sort((a, b) => a.at - b.at);
+  const scriptThere = html.includes('window.__mirrorForms');
   let out = '';
   let from = 0;
   marks.forEach(({ at, key }, i) => {
@@ -52,9 +56,24 @@ export function markForms(html: string, pageForms: readonly PageForm[], mapper: 
       html.slice(from, at) +
       `<${FORM_MARK_TAG} data-key="${key}" aria-hidden="true" style="position:absolute!important;left:-10000px!important;top:auto!important;width:1px!important;height:1px!important;overflow:hidden!important">` +
       `<input type="text" name="${HONEYPOT_FIELD}" value="" tabindex="-1" autocomplete="off">` +
-      (i === 0 ? `<script>${SUBMIT_SCRIPT}</script>` : '') +
+      (i === 0 && !scriptThere ? `<script>${SUBMIT_SCRIPT}</script>` : '') +
       `</${FORM_MARK_TAG}>`;
     from = at;
   });
   return out + html.slice(from);
+}
+
+/**
+ * A page of the copy whose HTML an edit changed (a customization): its forms read again, and the
+ * forms the host takes that have no mark yet marked (a newsletter form an edit added works as a
+ * captured one). `forms` is undefined for a page without forms, as in a manifest.
+ */
+export function formsOfEditedPage(
+  html: string,
+  pageUrl: string,
+  mapper: UrlMapper,
+): { html: string; forms: PageForm[] | undefined } {
+  const forms = findForms(html, pageUrl);
+  if (forms.length === 0) return { html, forms: undefined };
+  return { html: markForms(html, forms, mapper), forms };
 }

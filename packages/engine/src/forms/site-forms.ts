@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Manifest, PageForm, PageFormField } from '../types.js';
 import { createUrlMapper, type UrlMapper } from '../url-map.js';
+import { OWN_FIELD_PREFIX } from './forms.js';
 
 /**
  * A site's forms, as its visitors meet them: the forms of every page of a copy grouped by where
@@ -51,11 +52,11 @@ export const SITE_FORM_PAGES = 20;
 export const SITE_FORMS_MAX = 500;
 
 /** The field the copy adds to each captured form: its key (`markForms`). */
-export const FORM_KEY_FIELD = '_mirror_form';
+export const FORM_KEY_FIELD = `${OWN_FIELD_PREFIX}form`;
 /** The honeypot the copy adds to each captured form: people never see it, bots fill it. */
-export const HONEYPOT_FIELD = '_mirror_hp';
+export const HONEYPOT_FIELD = `${OWN_FIELD_PREFIX}hp`;
 /** Milliseconds from the page's load to its submission, set by the copy's forms script. */
-export const ELAPSED_FIELD = '_mirror_t';
+export const ELAPSED_FIELD = `${OWN_FIELD_PREFIX}t`;
 
 /** Every form of a copy's pages, grouped (`SiteForm`), in the order the pages list them. */
 export function siteFormsOf(manifest: Manifest): SiteForm[] {
@@ -149,7 +150,7 @@ export function matchSiteForm(forms: readonly SiteForm[], post: FormPost): SiteF
     if (keyed) return keyed;
   }
   const pathOnly = post.path.split('?')[0]!;
-  const sent = post.fields.filter((name) => !name.startsWith('_mirror_'));
+  const sent = post.fields.filter((name) => !name.startsWith(OWN_FIELD_PREFIX));
   const byAction = forms.filter(
     (f) => f.method === 'POST' && (f.actionPath === post.path || f.actionPath === pathOnly),
   );

@@ -1,4 +1,6 @@
 import {
+  createUrlMapper,
+  formsOfEditedPage,
   homeTitle,
   readBlob,
   type BlobStore,
@@ -106,11 +108,26 @@ export async function buildManifest(
   changes: { changed: SiteDocument[]; assets: PlanAsset[]; extra: ManifestEntry[] },
 ): Promise<{ manifest: Manifest; missingUploads: string[] }> {
   const entries = new Map(base.entries.map((e) => [e.path, e]));
+  const mapper = createUrlMapper(base.startUrl);
   for (const doc of changes.changed) {
     const previous = entries.get(doc.path);
     if (!previous) continue;
-    const stored = await putBytes(blobs, doc.text);
-    entries.set(doc.path, { ...previous, hash: stored.hash, size: stored.size });
+    if (!previous.contentType.includes('html')) {
+      const stored = await putBytes(blobs, doc.text);
+      entries.set(doc.path, { ...previous, hash: stored.hash, size: stored.size });
+      continue;
+    }
+    // An edit may add, change or remove forms: they are read again, and a new one is marked for
+    // the sites host to take (docs/forms.md).
+    const { html, forms } = formsOfEditedPage(doc.text, previous.url, mapper);
+    const stored = await putBytes(blobs, html);
+    const { forms: _before, ...rest } = previous;
+    entries.set(doc.path, {
+      ...rest,
+      hash: stored.hash,
+      size: stored.size,
+      ...(forms ? { forms } : {}),
+    });
   }
   const missingUploads: string[] = [];
   for (const asset of changes.assets) {

@@ -526,6 +526,46 @@ describe('forms on a hosted copy, its original stopped', () => {
     expect(plain.body).toContain('Our bakery');
   });
 
+  it('takes the newsletter form an instruction adds to the footer, once its draft is published', async () => {
+    const customized = await t.app.inject({
+      method: 'PUT',
+      url: `/api/domains/clone/${siteId}/customize`,
+      headers: owner.headers,
+      payload: { customizations: { instructions: 'add a newsletter signup to the footer' } },
+    });
+    expect(customized.statusCode, customized.body).toBeLessThan(300);
+    const draft = await waitFor(async () => {
+      const versions = (
+        await t.app.inject({ url: `/api/domains/clone/${siteId}/versions`, headers: owner.headers })
+      ).json<{ id: string; draft?: boolean; status: string }[]>();
+      return versions.find((v) => v.draft && v.status === 'completed');
+    }, 60_000);
+    const published = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${siteId}/versions/${draft.id}/publish`,
+      headers: owner.headers,
+    });
+    expect(published.statusCode, published.body).toBe(200);
+
+    // On every page with a footer, marked like a captured form; one form for the owner.
+    const about = await t.app.inject({ url: '/jobs/', headers: { host } });
+    expect(about.body).toMatch(/<form id="mirror-newsletter"[\s\S]*<mirror-hp data-key=/);
+    const added = (await forms()).forms.find((f) => f.id === 'mirror-newsletter')!;
+    expect(added).toMatchObject({ kind: 'newsletter', captured: true, action: '/newsletter' });
+    expect(added.pageCount).toBeGreaterThanOrEqual(5);
+    expect(added.fields.map((f) => f.name)).toEqual(['email']);
+
+    const res = await submit('/newsletter', form({ email: 'new.reader@example.net' }), {
+      from: '/jobs/',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Thank you!');
+    const saved = (await submissions(`?form=${added.key}`)).submissions;
+    expect(saved.map((x) => x.fields)).toEqual([
+      [{ name: 'email', value: 'new.reader@example.net' }],
+    ]);
+  });
+
   it('lets only the owner read, mark and delete, and deletes submissions with the site', async () => {
     const stranger = await signUp(t, 'pro');
     const list = await t.app.inject({

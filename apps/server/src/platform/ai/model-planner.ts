@@ -8,6 +8,7 @@ import {
   type EditOp,
 } from '@mirror/contract';
 import { z } from 'zod';
+import { NEWSLETTER_FORM } from '@mirror/customize';
 
 /** What a model is asked for: the plan, plus the parts of the instructions it could not turn into one. */
 const ModelAnswer = EditPlan.extend({
@@ -78,9 +79,16 @@ const SYSTEM = [
   'Answer with the JSON object only.',
 ].join(' ');
 
-/** What an edit (not a rewrite) may change: only what was asked. */
-const EDIT_RULES =
-  'Keep the layout: change only what the instructions ask for, and never write texts the instructions do not give or clearly imply.';
+/**
+ * What an edit (not a rewrite) may change: only what was asked. A newsletter sign-up is the one
+ * form the plan may add, as the built-in engine adds it: it posts to the copy, whose host keeps its
+ * submissions (docs/forms.md).
+ */
+const EDIT_RULES = [
+  'Keep the layout: change only what the instructions ask for, and never write texts the instructions do not give or clearly imply.',
+  'To add a newsletter or email sign-up, use insertHtml with position "append" on the footer (on "body" when the outline has no footer) and exactly this html, its texts translated to the page\'s language if it is not English:',
+  NEWSLETTER_FORM,
+].join(' ');
 
 /**
  * A rewrite for an idea: the whole copy of every page given, as a draft the owner reviews, guided

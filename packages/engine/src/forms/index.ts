@@ -1,4 +1,4 @@
-export { findForms, FORM_LIMITS } from './forms.js';
+export { findForms, FORM_LIMITS, OWN_FIELD_PREFIX } from './forms.js';
 export { FORM_MARK_TAG, formsOfEditedPage, markForms } from './mark-forms.js';
 export {
   ELAPSED_FIELD,

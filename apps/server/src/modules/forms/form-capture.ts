@@ -21,6 +21,7 @@ import {
   FORM_KEY_FIELD,
   HONEYPOT_FIELD,
   matchSiteForm,
+  OWN_FIELD_PREFIX,
   siteFormsOf,
   thankYouPageOf,
   type BlobStore,
@@ -336,7 +337,7 @@ export function createFormCapture(deps: FormCaptureDeps) {
     });
     if (form === undefined) return methodNotAllowed(req, res);
     const settings = (await settingsOf(db, site.siteId)).find((s) => s.form_key === form.key);
-    const fields = body.fields.filter(([name]) => !name.startsWith('_mirror_'));
+    const fields = body.fields.filter(([name]) => !name.startsWith(OWN_FIELD_PREFIX));
     const refused =
       !form.captured ||
       settings?.enabled === 0 ||

@@ -92,7 +92,8 @@ await waitFor(
 await new Promise((resolve) => (origin.closeAllConnections(), origin.close(resolve)));
 const host = new URL(site.previewUrl).host;
 
-const sites = await startRole('sites', env);
+// It says where it listens at the info level.
+const sites = await startRole('sites', { ...env, LOG_LEVEL: 'info' });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 let visitor = 0;

@@ -183,12 +183,33 @@ describe('siteSearchesOf: where the site searches', () => {
   it('names the path and the field of GET search forms to the site, not of other sites', () => {
     const site = manifest([
       page('/', '<form role="search" action="/"><input type="search" name="s"></form>'),
-      page('/docs/', '<form action="/docs/search.html"><input name="q" placeholder="Search docs"></form>'),
+      page(
+        '/docs/',
+        '<form action="/docs/search.html"><input name="q" placeholder="Search docs"></form>',
+      ),
       page('/ext', '<form action="https://duckduckgo.com/"><input type="search" name="q"></form>'),
     ]);
     expect([...siteSearchesOf(site)]).toEqual([
       ['/', 's'],
       ['/docs/search.html', 'q'],
+    ]);
+  });
+});
+
+describe('what the copy takes of forms without method', () => {
+  it("takes a contact form a script sends, not a filter or an app's input box", () => {
+    const site = manifest([
+      page(
+        '/',
+        `<form id="quote"><input name="name"><input type="email" name="email"><textarea name="message"></textarea><button>Ask</button></form>
+         <form id="filter"><select name="sort"><option>price</option></select><button>Sort</button></form>
+         <form class="todo"><input class="new-todo" placeholder="What needs to be done?"></form>`,
+      ),
+    ]);
+    expect(siteFormsOf(site).map((f) => [f.id, f.captured])).toEqual([
+      ['quote', true],
+      ['filter', false],
+      ['form-3', false],
     ]);
   });
 });

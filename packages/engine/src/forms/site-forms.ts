@@ -31,9 +31,10 @@ export interface SiteForm {
   kind: PageForm['kind'];
   /**
    * The sites host takes its submissions: it submits to the copy's own site and is no login or
-   * payment form, and it posts, or it is no search form (a form without `method` that its page's
-   * script sends with `fetch`). A form the copy refuses (`refusal`) answers with the notice that
-   * it is not available on the copy, and nothing is kept.
+   * payment form, and it posts, or it is a contact or newsletter form without `method` (its page's
+   * script sends it with `fetch`; a filter, a sort or an app's input that never posts is not
+   * listed as taken). A form the copy refuses (`refusal`) answers with the notice that it is not
+   * available on the copy, and nothing is kept.
    */
   captured: boolean;
   refusal?: PageForm['refusal'];
@@ -103,7 +104,8 @@ export function isCaptured(form: PageForm, actionPath: string): boolean {
   return (
     form.capturable &&
     actionPath !== '' &&
-    (form.method === 'POST' || (form.method === 'GET' && form.kind !== 'search'))
+    (form.method === 'POST' ||
+      (form.method === 'GET' && (form.kind === 'contact' || form.kind === 'newsletter')))
   );
 }
 

@@ -108,15 +108,23 @@ export function listSubmissions(
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
-export function filesOf(db: Db, submissionIds: readonly string[]): Promise<FileRow[]> {
-  if (submissionIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('form_files')
-    .selectAll()
-    .where('submission_id', 'in', [...submissionIds])
-    .orderBy('submission_id')
-    .orderBy('position')
-    .execute();
+/** Submissions asked about per query (SQLite and PostgreSQL bound a statement's parameters). */
+const IDS_PER_QUERY = 1_000;
+
+/** The files of these submissions (a CSV export asks for tens of thousands), by position. */
+export async function filesOf(db: Db, submissionIds: readonly string[]): Promise<FileRow[]> {
+  const files: FileRow[] = [];
+  for (let i = 0; i < submissionIds.length; i += IDS_PER_QUERY) {
+    const rows = await db
+      .selectFrom('form_files')
+      .selectAll()
+      .where('submission_id', 'in', submissionIds.slice(i, i + IDS_PER_QUERY))
+      .orderBy('submission_id')
+      .orderBy('position')
+      .execute();
+    files.push(...rows);
+  }
+  return files;
 }
 
 export function findSubmission(db: Db, siteId: string, id: string) {

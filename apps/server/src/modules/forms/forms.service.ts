@@ -122,16 +122,13 @@ export function createFormsService(deps: FormsServiceDeps) {
   }
 
   async function withFiles(rows: SubmissionRow[]): Promise<FormSubmission[]> {
-    const files = await filesOf(
+    const files = new Map<string, FileRow[]>();
+    for (const file of await filesOf(
       db,
       rows.map((r) => r.id),
-    );
-    return rows.map((row) =>
-      submissionOf(
-        row,
-        files.filter((f) => f.submission_id === row.id),
-      ),
-    );
+    ))
+      files.set(file.submission_id, [...(files.get(file.submission_id) ?? []), file]);
+    return rows.map((row) => submissionOf(row, files.get(row.id) ?? []));
   }
 
   async function ownedSubmission(user: UserRow, siteId: string, submissionId: string) {

@@ -20,3 +20,4 @@ export * from './references/index.js';
 export * from './render/index.js';
 export * from './fidelity/index.js';
 export * from './changes/index.js';
+export * from './archive/index.js';

@@ -5,7 +5,7 @@ import { NetError } from '../net/errors.js';
 import { createMemoryBlobStore } from '../storage/memory-blob-store.js';
 import { createArchiveClient } from './archive-client.js';
 import { openArchive } from './open-archive.js';
-import { collect, response, tempDir, writeWarcFile } from './test-helpers.js';
+import { collect, response, tempDir, writeWarcFile } from './test-helpers.fixture.js';
 import type { ArchiveIndex } from './types.js';
 
 let dir: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBlobStore } from '../storage/memory-blob-store.js';
 import { ArchiveError, type ArchiveErrorCode } from './errors.js';
 import { openArchive } from './open-archive.js';
-import { collect, response, tempDir, writeWarcFile } from './test-helpers.js';
+import { collect, response, tempDir, writeWarcFile } from './test-helpers.fixture.js';
 import { writeWacz } from './wacz-writer.js';
 
 let dir: string;

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { describe, expect, it } from 'vitest';
 import { formatCdxj } from './cdxj.js';
-import { response, tempDir, writeWarcFile } from './test-helpers.js';
+import { response, tempDir, writeWarcFile } from './test-helpers.fixture.js';
 
 describe('writeWarc', () => {
   it('writes warcinfo, responses with their requests, revisits and resources that warcio reads', async () => {

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryBlobStore } from '../storage/memory-blob-store.js';
 import { createArchiveClient } from './archive-client.js';
 import { openArchive } from './open-archive.js';
-import { collect, tempDir } from './test-helpers.js';
+import { collect, tempDir } from './test-helpers.fixture.js';
 
 function hasWget(): boolean {
   try {

@@ -20,6 +20,8 @@ const SERIAL: Record<string, string[]> = {
     'src/render/behaviours.test.ts',
     'src/net/hostile-servers.test.ts',
     'src/net/paused-parser.test.ts',
+    'src/archive/replay/replay-web-page.test.ts',
+    'test/archives.test.ts',
   ],
   server: [
     'src/hosting/js-fidelity.test.ts',

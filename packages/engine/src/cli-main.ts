@@ -3,18 +3,37 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MirrorError, mirror } from './crawl/mirror.js';
+import { ArchiveError, createArchiveClient, openArchive } from './archive/index.js';
+import { importArchive } from './crawl/import-archive.js';
+import { writeVersionArchive } from './export/export-archive.js';
 import { exportStatic } from './export/export-static.js';
 import { formatFidelitySummary } from './fidelity/summary.js';
 import { FIDELITY_REPORT_FILE, verifyExport } from './fidelity/verify-export.js';
 import { createFsBlobStore } from './storage/fs-blob-store.js';
-import { failedCount, type Manifest, type ProgressEvent, type RenderMode } from './types.js';
+import {
+  failedCount,
+  type Manifest,
+  type MirrorOptions,
+  type ProgressEvent,
+  type RenderMode,
+} from './types.js';
+
+/** What the archives written name as their software. */
+const SOFTWARE = 'Mirror (mirror CLI)';
 
 const USAGE = `Usage: mirror <url> --out <dir> [options]
+       mirror import <archive.wacz|.warc|.warc.gz> --out <dir> [options]
 
-Copies a website into <dir> as a static folder any web server can serve.
+Copies a website into <dir> as a static folder any web server can serve. With import, the copy
+is made from a web archive (WACZ or WARC, e.g. from wget --warc-file or Browsertrix) with no
+request to the site.
 
 Options:
   --out <dir>                 where the static copy is written (required)
+  --warc <file.warc.gz>       also write the responses as fetched as a WARC file
+  --wacz <file.wacz>          also write them as a WACZ (opens in ReplayWeb.page)
+  --url <url>                 with import: the page the copy starts from (default: the archive's
+                              first page)
   --max-pages <n>             stop after n pages (default 5000)
   --max-files <n>             stop after n files, pages and assets together (default 100000)
   --depth <n>                 follow links at most n levels from the start page
@@ -53,6 +72,9 @@ export async function main(
       allowPositionals: true,
       options: {
         out: { type: 'string' },
+        warc: { type: 'string' },
+        wacz: { type: 'string' },
+        url: { type: 'string' },
         'max-pages': { type: 'string' },
         'max-files': { type: 'string' },
         depth: { type: 'string' },
@@ -83,10 +105,15 @@ export async function main(
     return 0;
   }
   const problems: string[] = [];
-  const url = positionals[0];
-  if (!url) problems.push('a URL to mirror is required');
-  if (positionals.length > 1)
-    problems.push(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  const importing = positionals[0] === 'import';
+  const operands = importing ? positionals.slice(1) : positionals;
+  const archiveFile = importing ? operands[0] : undefined;
+  const url = importing ? values.url : operands[0];
+  if (importing && !archiveFile) problems.push('an archive to import is required');
+  if (!importing && !url) problems.push('a URL to mirror is required');
+  if (!importing && values.url !== undefined) problems.push('--url is for import');
+  if (operands.length > 1) problems.push(`unexpected arguments: ${operands.slice(1).join(' ')}`);
+  if (archiveFile && !(await isFile(archiveFile))) problems.push(`no such file: ${archiveFile}`);
   if (!values.out) problems.push('--out <dir> is required');
   const int = (name: string, value: string | undefined, min = 1): number | undefined => {
     if (value === undefined) return undefined;
@@ -132,7 +159,7 @@ export async function main(
     return 2;
   }
 
-  const startUrl = /^[a-z][a-z0-9+.-]*:/i.test(url!) ? url! : `https://${url!}`;
+  const startUrl = url && (/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
   const blobDir = values.blobs ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'mirror-blobs-')));
   // Without --blobs the store lives for this run only: the scratch layout, and files moved out.
   const store = createFsBlobStore(blobDir, { scratch: !values.blobs });
@@ -144,12 +171,10 @@ export async function main(
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const manifest = await mirror({
-      url: startUrl,
+    const common = {
       store,
       signal: controller.signal,
       render,
-      respectRobots: !values['ignore-robots'],
       allowPrivateNetworks: values['allow-private-networks'] ?? false,
       includeSubdomains: values['include-subdomains'] ?? false,
       ...(include.length ? { include } : {}),
@@ -164,8 +189,41 @@ export async function main(
         : {}),
       ...(previous ? { previous } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
-    });
+    } satisfies Omit<MirrorOptions, 'url'>;
+    // An archive is read into the store first; the copy, and --verify, are made against it.
+    const archive = archiveFile
+      ? await openArchive(archiveFile, { store, maxBytes: Number.MAX_SAFE_INTEGER })
+      : undefined;
+    const archiveClient = archive ? createArchiveClient(archive) : undefined;
+    const manifest = archive
+      ? await importArchive({
+          ...common,
+          archive,
+          name: path.basename(archiveFile!),
+          ...(startUrl ? { url: startUrl } : {}),
+        })
+      : await mirror({
+          ...common,
+          url: startUrl!,
+          respectRobots: !values['ignore-robots'],
+        });
     progress?.finish();
+    for (const [format, file] of [
+      ['warc', values.warc],
+      ['wacz', values.wacz],
+    ] as const) {
+      if (!file) continue;
+      const archived = await writeVersionArchive({
+        manifest,
+        store,
+        file,
+        format,
+        software: SOFTWARE,
+      });
+      out.write(
+        `Wrote ${file} (${formatBytes(archived.bytes)}, ${archived.records} records, ${archived.pages} pages)\n`,
+      );
+    }
     const written = await exportStatic(manifest, store, values.out!, {
       // --verify may export again after a repair: the store must keep its blobs until then.
       placeBlobs: values.blobs ? 'copy' : values.verify ? 'link' : 'move',
@@ -181,7 +239,9 @@ export async function main(
     let code = 0;
     if (values.verify) {
       if (!values.quiet)
-        err.write(`Checking the copy against the original (up to ${verifyPages} pages)…\n`);
+        err.write(
+          `Checking the copy against the ${archive ? 'archive' : 'original'} (up to ${verifyPages} pages)…\n`,
+        );
       const verified = await verifyExport({
         manifest,
         store,
@@ -192,6 +252,7 @@ export async function main(
         signal: controller.signal,
         mirror: {
           store,
+          ...(archiveClient ? { client: archiveClient } : {}),
           // A page that falls short is captured again with the render tier, unless told never.
           render: render === 'never' ? 'never' : 'always',
           respectRobots: !values['ignore-robots'],
@@ -211,6 +272,10 @@ export async function main(
   } catch (e) {
     progress?.finish();
     if (!values.blobs) await fs.rm(blobDir, { recursive: true, force: true });
+    if (e instanceof ArchiveError) {
+      err.write(`mirror: ${e.message}\n`);
+      return 2;
+    }
     if (e instanceof MirrorError) {
       err.write(`mirror: ${e.message}\n`);
       return e.code === 'invalid-url'
@@ -227,6 +292,10 @@ export async function main(
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
   }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return (await fs.stat(file).catch(() => null))?.isFile() ?? false;
 }
 
 async function readManifest(file: string): Promise<Manifest | undefined> {

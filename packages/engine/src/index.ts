@@ -20,4 +20,12 @@ export * from './references/index.js';
 export * from './render/index.js';
 export * from './fidelity/index.js';
 export * from './changes/index.js';
+export {
+  writeVersionArchive,
+  type ArchiveFormat as VersionArchiveFormat,
+  type VersionArchiveOptions,
+  type VersionArchiveResult,
+} from './export/export-archive.js';
+export { importArchive, type ImportArchiveOptions } from './crawl/import-archive.js';
+export { readCaptureLog, type CapturedResponses } from './crawl/capture-log.js';
 export * from './archive/index.js';

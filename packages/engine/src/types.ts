@@ -1,3 +1,5 @@
+import type { HttpClient } from './net/http-client.js';
+
 /**
  * The engine's public contracts. The engine is pure: storage (BlobStore), DNS resolution and the
  * clock are handed in; it imports no server, database or queue code.
@@ -258,6 +260,32 @@ export interface Manifest {
   /** Things the user should know that are not failures of a URL (e.g. rendering unavailable). */
   notes: string[];
   stats: MirrorStats;
+  /**
+   * The blob of the run's capture log (`CaptureRecord`s, one JSON line each): every kept file's
+   * response as the origin answered it, for WARC export (docs/archives.md). Absent in manifests
+   * written before it existed, and for a copy that was uploaded rather than fetched.
+   */
+  capture?: { hash: string; size: number };
+  /**
+   * The copy was made from a web archive (`importArchive`), not from the live site: the file's
+   * name, its format, the software that wrote it (its `warcinfo`) and the responses it held.
+   */
+  importedFrom?: { name: string; format: 'warc' | 'wacz'; software?: string; responses: number };
+}
+
+/** A response as the origin answered it: when, its status and headers (`Manifest.capture`). */
+export interface CaptureRecord {
+  url: string;
+  /** When it was fetched (ISO 8601); for a file revalidated by a 304, the original fetch. */
+  at: string;
+  status: number;
+  /**
+   * Its headers, names lower-case, repeats joined with ', '. A body decoded from its content
+   * encoding has lost `content-encoding` and `content-length` (the payload is the decoded body).
+   */
+  headers: [string, string][];
+  /** When the origin last answered 304 Not Modified for it (a re-mirror). */
+  revalidatedAt?: string;
 }
 
 export interface MirrorStats {
@@ -285,6 +313,14 @@ export type RenderMode = 'auto' | 'always' | 'never';
 export interface MirrorOptions {
   url: string;
   store: BlobStore;
+  /**
+   * Where the run's requests go instead of the network: an archive's responses
+   * (`createArchiveClient`, docs/archives.md). The address policy and robots.txt are then not
+   * applied (nothing leaves the machine); every other rule of a live run is.
+   */
+  client?: HttpClient;
+  /** Pages to crawl besides the start address's links (an archive's list of pages). */
+  seeds?: readonly string[];
   /**
    * Mark the forms a host that takes submissions would take (`markForms`: a honeypot field, and a
    * script that sends the form's key and the time to submit): the service's copies. Off for a

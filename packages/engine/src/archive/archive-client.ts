@@ -55,12 +55,29 @@ export function createArchiveClient(
   return { request, close: async () => {} };
 }
 
-/** The archived response for a URL: as is, then with or without an empty query (`?`). */
+/** The engine's probe of an address a site cannot have (`fetchFallback`): a random path. */
+const PROBE_PATH = /^\/mirror-probe-[a-z0-9]+$/;
+
+/**
+ * The archived response for a URL: as is, then with or without an empty query (`?`). A probe of
+ * an unknown address gets the archive's answer to such a probe (an export of a copy holds the
+ * site's answer to its own, at another random path): the copy keeps its "page not found" or app
+ * shell.
+ */
 function lookup(index: ArchiveIndex, url: URL): ArchivedResponse | undefined {
   const exact = index.get(url.href);
   if (exact !== undefined) return exact;
   if (url.href.endsWith('?')) return index.get(url.href.slice(0, -1));
-  if (url.search === '') return index.get(`${url.href}?`);
+  if (url.search === '') {
+    const withQuery = index.get(`${url.href}?`);
+    if (withQuery !== undefined) return withQuery;
+  }
+  if (PROBE_PATH.test(url.pathname)) {
+    for (const response of index.responses()) {
+      const archived = new URL(response.url);
+      if (archived.origin === url.origin && PROBE_PATH.test(archived.pathname)) return response;
+    }
+  }
   return undefined;
 }
 
@@ -94,6 +111,8 @@ function respond(
     status,
     headers,
     redirects,
+    // The archive's date: a copy made from it keeps when each file was fetched.
+    ...(found ? { fetchedAt: found.date } : {}),
     body: {
       [Symbol.asyncIterator]() {
         if (used) throw new NetError('EBODYUSED', `The body of ${href} was already read`);

@@ -5,6 +5,7 @@ import { homeTitle } from '../home-title.js';
 import { putBytes, readBlob } from '../storage/blob-utils.js';
 import type {
   BlobStore,
+  CaptureRecord,
   FailureReason,
   Manifest,
   ManifestEntry,
@@ -13,6 +14,7 @@ import type {
 } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf, isHtmlType } from './body-type.js';
+import { CaptureLog, readCaptureLog } from './capture-log.js';
 import {
   DEFAULTS,
   FALLBACK_PATH,
@@ -70,7 +72,11 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
   }
   startUrl.hash = '';
 
-  const settings = settingsOf(options, started);
+  // An archive's client sends nothing anywhere: no address to check, no robots.txt to obey.
+  const settings = settingsOf(
+    options.client ? { ...options, respectRobots: false } : options,
+    started,
+  );
 
   const netOptions = {
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
@@ -78,20 +84,25 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
     ...(options.resolve ? { resolve: options.resolve } : {}),
   };
 
-  try {
-    await assertPublicUrl(startUrl, netOptions);
-  } catch (err) {
-    throw startUrlError(err, startUrl);
+  if (!options.client) {
+    try {
+      await assertPublicUrl(startUrl, netOptions);
+    } catch (err) {
+      throw startUrlError(err, startUrl);
+    }
   }
 
-  const client: HttpClient = createHttpClient({
-    ...netOptions,
-    userAgent: settings.userAgent,
-    timeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-    // Long enough for the largest file allowed at a modest 256 KB/s; drips fail sooner, on speed.
-    maxRequestMs: Math.max(DEFAULTS.maxRequestMs, settings.maxFileBytes / 256),
-    connectionsPerHost: Math.max(settings.pageConcurrency, settings.assetConcurrency) * LANE_GROWTH,
-  });
+  const client: HttpClient =
+    options.client ??
+    createHttpClient({
+      ...netOptions,
+      userAgent: settings.userAgent,
+      timeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+      // Long enough for the largest file allowed at a modest 256 KB/s; drips fail sooner, on speed.
+      maxRequestMs: Math.max(DEFAULTS.maxRequestMs, settings.maxFileBytes / 256),
+      connectionsPerHost:
+        Math.max(settings.pageConcurrency, settings.assetConcurrency) * LANE_GROWTH,
+    });
   const abort = new AbortController();
   // Every request in flight listens to this signal; hundreds at once are expected.
   setMaxListeners(0, abort.signal);
@@ -160,7 +171,8 @@ export async function mirror(options: MirrorOptions): Promise<Manifest> {
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    await client.close();
+    // A client handed in is its owner's to close.
+    if (!options.client) await client.close();
   }
 }
 
@@ -174,6 +186,9 @@ class Crawler {
   private readonly entries = new Map<string, ManifestEntry>();
   private readonly failures = new FailureLog();
   private readonly previous = new Map<string, ManifestEntry>();
+  /** Each kept file's response as answered (`Manifest.capture`), and the previous run's. */
+  private readonly captures: CaptureLog;
+  private previousCaptures = new Map<string, CaptureRecord>();
   private readonly counters = newCounters();
   private readonly progress: Progress;
   private readonly robots: RobotsCache;
@@ -202,6 +217,7 @@ class Crawler {
       ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     });
     for (const entry of options.previous?.entries ?? []) this.previous.set(entry.url, entry);
+    this.captures = new CaptureLog(settings.userAgent);
     this.frontier = new Frontier(
       settings,
       signal,
@@ -240,13 +256,28 @@ class Crawler {
       emit: (phase, force) => this.emit(phase, force),
       discover: (task, contentType, raw, documentUrl) =>
         this.discovery.discover(task, contentType, raw, documentUrl),
+      logResponse: (url, status, headers) => this.captures.response(url, status, headers),
     });
     this.discovery = new Discovery(this.frontier, this.scope, mapper, this.renders.scanned);
   }
 
   async run(): Promise<Manifest> {
     this.emit('discovering', true);
+    if (this.options.previous)
+      this.previousCaptures = (
+        await readCaptureLog(this.options.store, this.options.previous)
+      ).records;
     this.frontier.enqueue(this.startUrl, 0, 'page', false);
+    for (const seed of this.options.seeds ?? []) {
+      let url: URL;
+      try {
+        url = new URL(seed);
+      } catch {
+        continue;
+      }
+      url.hash = '';
+      if (this.scope.pageRefusal(url, 1) === null) this.frontier.enqueue(url, 1, 'page', false);
+    }
     // Side requests run beside the crawl: a slow server must not make every page wait for them.
     this.discovering = Promise.all([
       readSitemaps(this.startUrl, this.sideRequests(), this.settings.maxPages),
@@ -302,6 +333,7 @@ class Crawler {
     );
     const entryPath = this.mapper.toCopyPath(this.startUrl);
     const title = await homeTitle({ entries, entryPath }, this.options.store);
+    const capture = await this.captures.write(this.options.store, entries);
     const dropped = this.discovery.droppedNote();
     const guessed = this.discovery.guessNote(this.guessesMissed);
     const manifest: Manifest = {
@@ -314,6 +346,7 @@ class Crawler {
       failures: this.failures.sample(),
       failureCounts: this.failures.byReason(),
       ...(this.fallback ? { fallback: this.fallback } : {}),
+      ...(capture ? { capture } : {}),
       notes: [...this.renders.notes, ...(dropped ? [dropped] : []), ...(guessed ? [guessed] : [])],
       stats: {
         pages: entries.filter(
@@ -366,6 +399,7 @@ class Crawler {
     if (this.counters.bytes >= this.settings.maxBytes || !this.frontier.claimFile(url.href)) return;
     const stored = await putBytes(this.options.store, raw);
     this.counters.bytes += stored.size;
+    this.captures.response(url.href, status, contentType ? { 'content-type': contentType } : {});
     this.entries.set(url.href, {
       path: this.mapper.toCopyPath(url),
       url: url.href,
@@ -425,6 +459,7 @@ class Crawler {
     const { url: probe, status, contentType, raw } = answer;
     const stored = await putBytes(this.options.store, raw);
     this.counters.bytes += stored.size;
+    this.captures.response(probe.href, status, { 'content-type': contentType });
     this.entries.set(probe.href, {
       path: FALLBACK_PATH,
       url: probe.href,
@@ -565,6 +600,7 @@ class Crawler {
       } catch {
         return void this.fail(href, 'invalid', `HTTP ${status} to an invalid Location`, status);
       }
+      this.captures.response(href, status, headers, response.fetchedAt);
       this.record(task, {
         status,
         contentType: '',
@@ -581,6 +617,11 @@ class Crawler {
     if (status === 304 && previous?.sourceHash) {
       await response.discard();
       this.counters.notModified++;
+      this.captures.revalidated(
+        href,
+        this.previousCaptures.get(href),
+        this.options.previous?.createdAt ?? new Date().toISOString(),
+      );
       const sourceType = previous.sourceContentType ?? previous.contentType;
       // Read back only what is parsed for references (and rewritten after the crawl): an image,
       // a font or a video the copy serves as fetched is neither, however large.
@@ -627,6 +668,7 @@ class Crawler {
       stored = await this.options.store.put(held?.rest ?? response.body);
     }
     this.counters.bytes += stored.size;
+    this.captures.response(href, status, headers, response.fetchedAt);
     const kept: Record<string, string> = {};
     for (const name of ['content-language', 'content-disposition', 'access-control-allow-origin']) {
       if (headers[name]) kept[name] = headers[name]!;

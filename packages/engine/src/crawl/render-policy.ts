@@ -96,6 +96,8 @@ export interface RenderHost {
   emit(phase?: Phase, force?: boolean): void;
   /** Queues what a body references (`Discovery.discover`). */
   discover(task: Task, contentType: string, raw: Buffer, documentUrl: string): unknown;
+  /** Keeps a response the render recorded as the origin answered it (`CaptureLog`). */
+  logResponse(url: string, status: number, headers: Record<string, string>): void;
 }
 
 /**
@@ -656,6 +658,7 @@ export class RenderPolicy {
       const body = await putBytes(this.host.store, response.body);
       this.host.counters.bytes += body.size;
       const contentType = response.headers['content-type'] ?? 'application/octet-stream';
+      this.host.logResponse(url.href, response.status, response.headers);
       this.host.frontier.settle(url.href);
       this.host.entries.set(url.href, {
         path: this.host.mapper.toCopyPath(url),

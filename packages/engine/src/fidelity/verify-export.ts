@@ -70,12 +70,15 @@ export async function verifyExport(
   const originalUrl = entry?.url ?? manifest.startUrl;
   const pages = await sampleManifest(manifest, options.store, { maxPages: options.maxPages });
   const server = await serveCopyFolder(options.dir);
-  const client = createHttpClient({
-    ...(options.mirror.allowPrivateNetworks ? { allowPrivateNetworks: true } : {}),
-    ...(options.mirror.allowAddresses ? { allowAddresses: options.mirror.allowAddresses } : {}),
-    ...(options.mirror.resolve ? { resolve: options.mirror.resolve } : {}),
-    ...(options.mirror.userAgent ? { userAgent: options.mirror.userAgent } : {}),
-  });
+  // A copy made from an archive is checked against the archive (its client answers from it).
+  const client =
+    options.mirror.client ??
+    createHttpClient({
+      ...(options.mirror.allowPrivateNetworks ? { allowPrivateNetworks: true } : {}),
+      ...(options.mirror.allowAddresses ? { allowAddresses: options.mirror.allowAddresses } : {}),
+      ...(options.mirror.resolve ? { resolve: options.mirror.resolve } : {}),
+      ...(options.mirror.userAgent ? { userAgent: options.mirror.userAgent } : {}),
+    });
   let report: FidelityReport;
   try {
     report = await checkFidelity({
@@ -111,7 +114,7 @@ export async function verifyExport(
     });
   } finally {
     await server.close();
-    await client.close();
+    if (!options.mirror.client) await client.close();
   }
 
   const indexOf = new Map(report.pages.map((p, i) => [p, i]));

@@ -82,6 +82,8 @@ export interface HttpResponse {
    */
   headers: Record<string, string>;
   redirects: RedirectHop[];
+  /** When the origin answered, when that was not just now: an archived response's date. */
+  fetchedAt?: Date;
   /**
    * The body, decoded, streamed; can be iterated once. Errors carry a NetError code. Stopping
    * early (break, throw) releases the connection.

@@ -1,0 +1,82 @@
+import { putBytes, readBlob } from '../storage/blob-utils.js';
+import type { BlobStore, CaptureRecord, Manifest, ManifestEntry } from '../types.js';
+
+/** The first line of a capture log (`Manifest.capture`): its format and what asked. */
+interface CaptureLogHead {
+  format: 'mirror-capture-1';
+  userAgent: string;
+}
+
+/**
+ * Each response as the origin answered it (when, its status line and headers), kept beside the
+ * manifest in one blob so that a version can be written out as WARC (docs/archives.md): the bodies
+ * as fetched are the entries' `sourceHash`. One JSON line per file, with the head line first; the
+ * manifest the sites host reads on every request stays as lean as before.
+ */
+export class CaptureLog {
+  private readonly records = new Map<string, CaptureRecord>();
+
+  constructor(private readonly userAgent: string) {}
+
+  /** A response answered at `at` (default: now). */
+  response(
+    url: string,
+    status: number,
+    headers: Record<string, string>,
+    at: Date = new Date(),
+  ): void {
+    this.records.set(url, { url, at: at.toISOString(), status, headers: Object.entries(headers) });
+  }
+
+  /** A 304 answer: the earlier response stands, revalidated now. */
+  revalidated(url: string, earlier: CaptureRecord | undefined, fallbackAt: string): void {
+    const revalidatedAt = new Date().toISOString();
+    this.records.set(
+      url,
+      earlier
+        ? { ...earlier, revalidatedAt }
+        : { url, at: fallbackAt, status: 200, headers: [], revalidatedAt },
+    );
+  }
+
+  /** Writes the log of the kept entries into the store; undefined when none was captured. */
+  async write(
+    store: BlobStore,
+    entries: readonly ManifestEntry[],
+  ): Promise<Manifest['capture'] | undefined> {
+    const head: CaptureLogHead = { format: 'mirror-capture-1', userAgent: this.userAgent };
+    const lines = [JSON.stringify(head)];
+    for (const entry of entries) {
+      const record = this.records.get(entry.url);
+      if (record) lines.push(JSON.stringify(record));
+    }
+    if (lines.length === 1) return undefined;
+    const stored = await putBytes(store, Buffer.from(lines.join('\n') + '\n'));
+    return { hash: stored.hash, size: stored.size };
+  }
+}
+
+/** A version's capture log, read back: its user agent and its records by URL. */
+export interface CapturedResponses {
+  userAgent: string;
+  records: Map<string, CaptureRecord>;
+}
+
+/** Reads a manifest's capture log; an empty one for a manifest written before logs existed. */
+export async function readCaptureLog(
+  store: BlobStore,
+  manifest: Pick<Manifest, 'capture'>,
+): Promise<CapturedResponses> {
+  const records = new Map<string, CaptureRecord>();
+  if (!manifest.capture || !(await store.has(manifest.capture.hash)))
+    return { userAgent: '', records };
+  const lines = (await readBlob(store, manifest.capture.hash)).toString('utf8').split('\n');
+  let userAgent = '';
+  for (const [i, line] of lines.entries()) {
+    if (line === '') continue;
+    const value = JSON.parse(line) as CaptureLogHead | CaptureRecord;
+    if (i === 0 && 'format' in value) userAgent = value.userAgent;
+    else if ('url' in value) records.set(value.url, value);
+  }
+  return { userAgent, records };
+}

@@ -108,6 +108,31 @@ describe('storage: garbage collection', () => {
     }
   });
 
+  it("keeps a version's capture log (the responses as answered, for WARC export) and counts it", async () => {
+    const { t, site } = await setup();
+    const owner = await signUp(t);
+    const copy = await mirrorSite(t, site.url, owner.headers);
+    expect(copy.readings.at(-1)?.status).toBe('completed');
+    const version = await t.app.database.db
+      .selectFrom('site_versions')
+      .select(['id', 'manifest_hash'])
+      .where('site_id', '=', copy.id)
+      .executeTakeFirstOrThrow();
+    const manifest = JSON.parse(
+      Buffer.concat(await Array.fromAsync(t.app.blobs.read(version.manifest_hash!))).toString(),
+    ) as { capture?: { hash: string; size: number } };
+    expect(manifest.capture).toBeDefined();
+    const listed = await t.app.database.db
+      .selectFrom('version_blobs')
+      .select(['hash', 'size'])
+      .where('version_id', '=', version.id)
+      .execute();
+    expect(listed).toContainEqual({ hash: manifest.capture!.hash, size: manifest.capture!.size });
+    // A sweep an hour on leaves it: the version still refers to it.
+    await t.app.storageService.sweep(later());
+    expect(await t.app.blobs.has(manifest.capture!.hash)).toBe(true);
+  });
+
   it('frees a deleted site, but not a blob written within the grace period', async () => {
     const { t, site } = await setup();
     const owner = await signUp(t, 'pro');

@@ -89,7 +89,10 @@ export interface SweepResult {
 export function createStorageService(deps: StorageDeps) {
   const { db, blobs, log } = deps;
 
-  /** The blobs of a version: its manifest, and every body it serves (and the source of each page). */
+  /**
+   * The blobs of a version: its manifest, every body it serves (and the source of each page), and
+   * its run's capture log (the responses as answered, for WARC export).
+   */
   async function blobsOf(manifestHash: string): Promise<Map<string, number>> {
     const held = new Map<string, number>();
     if (!(await blobs.has(manifestHash))) {
@@ -105,6 +108,7 @@ export function createStorageService(deps: StorageDeps) {
       // The body as fetched is about the size of the page served (a rewritten copy of it).
       if (entry.sourceHash && !held.has(entry.sourceHash)) held.set(entry.sourceHash, entry.size);
     }
+    if (manifest.capture) held.set(manifest.capture.hash, manifest.capture.size);
     return held;
   }
 

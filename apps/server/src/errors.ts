@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'no_live_version',
   'version_not_ready',
   'screenshot_failed',
+  'bad_archive',
+  'archive_too_large',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

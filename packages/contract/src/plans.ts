@@ -22,6 +22,8 @@ export interface PlanLimits {
   formSubmissions: number;
   /** Bytes of files one form submission may carry (stored, counted in storage). */
   formFileBytes: number;
+  /** Bytes of one web archive (WACZ, WARC) uploaded to host as a copy (issue 35). */
+  archiveUploadBytes: number;
 }
 
 export interface PlanFeature {
@@ -73,6 +75,7 @@ export const PLANS: readonly Plan[] = [
       reportRetentionDays: 30,
       formSubmissions: 50,
       formFileBytes: 1024 * 1024,
+      archiveUploadBytes: 100 * 1024 * 1024,
     },
     features: [
       { key: 'oneMirror', included: true },
@@ -105,6 +108,7 @@ export const PLANS: readonly Plan[] = [
       reportRetentionDays: 180,
       formSubmissions: 1_000,
       formFileBytes: 10 * 1024 * 1024,
+      archiveUploadBytes: 1024 * 1024 * 1024,
     },
     features: [
       { key: 'fiveMirrors', included: true },
@@ -137,6 +141,7 @@ export const PLANS: readonly Plan[] = [
       reportRetentionDays: 730,
       formSubmissions: 10_000,
       formFileBytes: 25 * 1024 * 1024,
+      archiveUploadBytes: 4 * 1024 * 1024 * 1024,
     },
     features: [
       { key: 'unlimitedMirrors', included: true },

@@ -57,6 +57,19 @@ export const SITE_MESSAGES = {
   busy: 'This site is already being mirrored. Please wait for the current run to finish.',
 } as const;
 
+/** Answers of "Host an archive" (issue 35): an uploaded WACZ or WARC made into a copy. */
+export const ARCHIVE_MESSAGES = {
+  noFile: 'Please choose a web archive file (.wacz, .warc or .warc.gz) to upload.',
+  wrongType: 'Please upload a web archive: a .wacz, .warc or .warc.gz file.',
+  tooLarge: (limit: string) =>
+    `This archive is larger than your plan allows (${limit}). Upgrade to host larger archives.`,
+  urlNotInArchive: 'The page you picked is not in this archive. Please pick one of its pages.',
+  unreadable: 'This archive could not be read. Please check the file and try again.',
+} as const;
+
+/** The archive file names "Host an archive" takes. */
+export const ARCHIVE_FILE_PATTERN = /\.(wacz|warc|warc\.gz)$/i;
+
 /** Names never given out as subdomains. */
 export const RESERVED_SUBDOMAINS: readonly string[] = [
   'www',

@@ -107,6 +107,33 @@ export const VersionEdit = z.object({
 });
 export type VersionEdit = z.infer<typeof VersionEdit>;
 
+/**
+ * A copy made from an uploaded web archive (issue 35), not from the live site: the file's name,
+ * its format, the software that wrote it (when it says) and the responses it held.
+ */
+export const ImportedFrom = z.object({
+  name: z.string(),
+  format: z.enum(['warc', 'wacz']),
+  software: z.string().optional(),
+  responses: z.number().int(),
+});
+export type ImportedFrom = z.infer<typeof ImportedFrom>;
+
+/** POST /domains/clone/archive: what the uploaded archive held (answered with the new site). */
+export const ArchiveImportResponse = z.object({
+  site: CloneRecord,
+  archive: z.object({
+    format: z.enum(['warc', 'warc.gz', 'wacz']),
+    software: z.string().nullable(),
+    title: z.string().nullable(),
+    responses: z.number().int(),
+    pages: z.number().int(),
+    /** The page the copy starts from: the one asked for, else the archive's first. */
+    startUrl: z.string(),
+  }),
+});
+export type ArchiveImportResponse = z.infer<typeof ArchiveImportResponse>;
+
 export const SiteVersion = z.object({
   id: z.string(),
   number: z.number().int(),
@@ -149,6 +176,8 @@ export const SiteVersion = z.object({
    * first mirror, an edit, older versions. The whole report: `GET …/versions/{versionId}/changes`.
    */
   changeDigest: ChangeDigest.nullable().optional(),
+  /** A mirror made from an uploaded web archive: which one (null for a copy of a live site). */
+  importedFrom: ImportedFrom.nullable().optional(),
   /**
    * When the last scheduled sync found the site unchanged while this version was live: such a sync
    * makes no version. Null when none did.

@@ -67,6 +67,7 @@ interface Ids {
 interface Request {
   url: string;
   payload?: unknown;
+  headers?: Record<string, string>;
 }
 
 interface Row {
@@ -273,6 +274,19 @@ const ROWS: Row[] = [
     afterOwner: () => ownerSitesSettled(),
   },
   {
+    route: 'POST /api/domains/clone/archive',
+    access: 'signed-in',
+    // A new site of the caller's own, like POST /clone: the free accounts made theirs just above
+    // (their plan's one mirror), the owner's plan has room and is told the file is no archive.
+    expect: { anonymous: 401, other: 403, admin: 403, owner: 400 },
+    request: () => ({
+      url: '/api/domains/clone/archive',
+      headers: { 'content-type': 'multipart/form-data; boundary=matrix' },
+      payload:
+        '--matrix\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n\r\nhello\r\n--matrix--\r\n',
+    }),
+  },
+  {
     route: 'GET /api/domains/clone/:id/status',
     access: 'owner',
     // The status of a visitor's demo is public to whoever has its id; an owned site's is not.
@@ -446,6 +460,22 @@ const ROWS: Row[] = [
     access: 'owner',
     expect: ownerOnly(200),
     request: (i) => ({ url: `/api/domains/clone/${i.siteId}/export.zip` }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/versions/:versionId/export.warc.gz',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/versions/${i.liveVersionId}/export.warc.gz`,
+    }),
+  },
+  {
+    route: 'GET /api/domains/clone/:id/versions/:versionId/export.wacz',
+    access: 'owner',
+    expect: ownerOnly(200),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/versions/${i.liveVersionId}/export.wacz`,
+    }),
   },
   {
     route: 'GET /api/domains/:id/analytics',
@@ -970,11 +1000,11 @@ function servedRoutes(): string[] {
 
 async function send(row: Row, caller: Caller) {
   const method = row.route.split(' ')[0] as 'GET';
-  const { url, payload } = row.request(ids, caller);
+  const { url, payload, headers = {} } = row.request(ids, caller);
   return t.app.inject({
     method,
     url,
-    headers: caller === 'anonymous' ? {} : accounts[caller].headers,
+    headers: { ...headers, ...(caller === 'anonymous' ? {} : accounts[caller].headers) },
     ...(payload !== undefined ? { payload: payload as object } : {}),
   });
 }

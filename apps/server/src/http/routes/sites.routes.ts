@@ -1,5 +1,6 @@
 import {
   AnalyticsQuery,
+  ArchiveImportResponse,
   AnalyticsResponse,
   CloneRecord,
   CloneRequestBody,
@@ -39,6 +40,30 @@ export const sitesRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .status(201)
         .send(await sites.createClone(auth?.user ?? null, request.body, request.ip));
+    },
+  );
+
+  // "Host an archive" reads its multipart body itself, as it streams (modules/sites/archive-upload).
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => {
+    done(null, undefined);
+  });
+
+  app.post(
+    '/clone/archive',
+    {
+      schema: {
+        tags,
+        summary: 'Host a web archive: a new site made from an uploaded WACZ or WARC',
+        description:
+          "multipart/form-data with `file` (a `.wacz`, `.warc` or `.warc.gz`; at most the plan's `archiveUploadBytes`: Reflection 100 MB, Pro 1 GB, Agency 4 GB), and optionally `url` (the page the copy starts from; default the archive's first page) and `targetDomain` (paid plans). The archive is read in a sandbox before anything is kept: a malformed one (truncated, a wrong record length, a zip bomb, not an archive, no page) answers 400 with what is wrong, a too large one 413, and nothing is stored. Counts as a new site against the plan's mirrors. The new site's first run builds the copy from the archive's responses, fetching nothing (docs/archives.md); it is polled like any mirror.",
+        security: bearer,
+        consumes: ['multipart/form-data'],
+        response: { 201: ArchiveImportResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAuth(request);
+      return reply.status(201).send(await sites.hostArchive(user, request.raw));
     },
   );
 
@@ -229,6 +254,42 @@ export const sitesRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(zip);
     },
   );
+
+  for (const [format, extension, type] of [
+    ['warc', 'warc.gz', 'application/warc'],
+    ['wacz', 'wacz', 'application/wacz+zip'],
+  ] as const) {
+    app.get(
+      `/clone/:id/versions/:versionId/export.${extension}`,
+      {
+        schema: {
+          tags,
+          summary: `A version as a web archive (${format === 'wacz' ? 'WACZ' : 'gzipped WARC'})`,
+          description:
+            format === 'wacz'
+              ? 'The version as a WACZ (docs/archives.md): its WARC of the responses as the origin answered them, `pages/pages.jsonl`, the CDXJ index and `datapackage.json` with hashes. Opens in ReplayWeb.page. 409 for a version that is not completed.'
+              : 'The version as an ISO 28500 WARC, one gzip member per record (docs/archives.md): each file as fetched (status, headers, payload before any rewrite) with its request and fetch date, revisits for 304s and repeated payloads. 409 for a version that is not completed.',
+          security: bearer,
+          params: VersionParams,
+          produces: [type],
+        },
+      },
+      async (request, reply) => {
+        const { id, versionId } = request.params;
+        const archive = await sites.exportArchive(
+          (await requireAuth(request)).user,
+          id,
+          versionId,
+          format,
+        );
+        return reply
+          .type(type)
+          .header('content-length', archive.bytes)
+          .header('content-disposition', `attachment; filename="${archive.fileName}"`)
+          .send(archive.stream);
+      },
+    );
+  }
 
   app.get(
     '/:id/analytics',

@@ -4,12 +4,24 @@
  * with the manifest's hash and a summary. The job that started it decides what the run means for
  * the site.
  */
-import type { ChangeReport, MirrorLimits, WatchHit, WatchRule } from '@mirror/contract';
+import type {
+  ChangeReport,
+  ImportedFrom,
+  MirrorLimits,
+  WatchHit,
+  WatchRule,
+} from '@mirror/contract';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import {
   compareVersions,
   createHttpClient,
   failedCount,
+  importArchive,
+  isArchiveError,
   mirror,
+  openArchive,
+  type ImportArchiveOptions,
   MirrorError,
   readBlob,
   type MirrorFailure,
@@ -21,6 +33,7 @@ import {
 } from '@mirror/engine';
 import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
 import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
+import { blobToFile } from './archive-check.task.js';
 import { saveManifest } from './manifests.js';
 
 export interface MirrorRunInput {
@@ -40,6 +53,11 @@ export interface MirrorRunInput {
   changesBaseManifestHash?: string;
   /** The site's watches, met or not by the change report (issue 33). */
   watches?: WatchRule[];
+  /**
+   * Make the copy from an uploaded web archive instead of the live site (issue 35): its blob and
+   * file name, and the most it may hold (decoded payloads too). `url` is then its start page.
+   */
+  archive?: { hash: string; name: string; maxBytes: number };
 }
 
 /**
@@ -65,6 +83,8 @@ export interface MirrorRunCopy {
   changes?: ChangeReport;
   /** The watches the report met, with why. */
   watchHits?: WatchHit[];
+  /** The copy was made from an uploaded web archive: which one (issue 35). */
+  importedFrom?: ImportedFrom;
 }
 
 /** The engine's verdicts answered as a failure (a storage failure or a cancel is thrown). */
@@ -85,34 +105,48 @@ export async function run(
     ? await readManifest(context, input.previousManifestHash)
     : undefined;
   let lastProgress = 0;
+  const common = {
+    store: context.blobs,
+    // The sites host takes the copy's forms (modules/forms).
+    markForms: true,
+    render: input.render,
+    chromiumPath: input.chromiumPath,
+    renderMemoryMb: input.renderMemoryMb,
+    maxPages: input.limits.maxPages,
+    maxFiles: input.limits.maxFiles,
+    maxBytes: input.limits.maxBytes,
+    maxTimeMs: input.limits.maxTimeMs,
+    maxFileBytes: input.limits.maxFileBytes,
+    signal: context.signal,
+    onProgress: (event: ProgressEvent) => {
+      const now = Date.now();
+      if (now - lastProgress < PROGRESS_EVERY_MS && event.phase !== 'done') return;
+      lastProgress = now;
+      context.progress(event);
+    },
+  };
   let manifest: Manifest;
   try {
-    manifest = await mirror({
-      url: input.url,
-      store: context.blobs,
-      // The sites host takes the copy's forms (modules/forms).
-      markForms: true,
-      ...safeLookupOptions(input.net),
-      render: input.render,
-      chromiumPath: input.chromiumPath,
-      renderMemoryMb: input.renderMemoryMb,
-      maxPages: input.limits.maxPages,
-      maxFiles: input.limits.maxFiles,
-      maxBytes: input.limits.maxBytes,
-      maxTimeMs: input.limits.maxTimeMs,
-      maxFileBytes: input.limits.maxFileBytes,
-      signal: context.signal,
-      onProgress: (event: ProgressEvent) => {
-        const now = Date.now();
-        if (now - lastProgress < PROGRESS_EVERY_MS && event.phase !== 'done') return;
-        lastProgress = now;
-        context.progress(event);
-      },
-      ...(previous ? { previous } : {}),
-    });
+    manifest = input.archive
+      ? await fromArchive(input.archive, input.url, common, context)
+      : await mirror({
+          url: input.url,
+          ...common,
+          ...safeLookupOptions(input.net),
+          ...(previous ? { previous } : {}),
+        });
   } catch (err) {
     if (err instanceof MirrorError && err.failure && FINAL_CODES.has(err.code))
       return { failure: { message: err.message, ...err.failure } };
+    // An archive that cannot be read (checked at upload, so seldom): its own sentence.
+    if (isArchiveError(err))
+      return {
+        failure: {
+          message: err.message,
+          kind: err.code === 'too-large' ? 'too-large' : 'bad-response',
+          detail: `${err.code}: ${err.message}`,
+        },
+      };
     throw err;
   }
   const manifestHash = await saveManifest(context.blobs, manifest);
@@ -134,6 +168,25 @@ export async function run(
     ...(changes ? { changes } : {}),
     ...(watchHits ? { watchHits } : {}),
   };
+}
+
+/**
+ * A copy made from an uploaded web archive: its blob is read to a file of the run's own (the
+ * reader needs random access), and the ordinary run crawls its responses, nothing fetched.
+ */
+async function fromArchive(
+  upload: NonNullable<MirrorRunInput['archive']>,
+  url: string,
+  common: Omit<ImportArchiveOptions, 'archive' | 'name' | 'url'>,
+  context: SandboxContext,
+): Promise<Manifest> {
+  const file = await blobToFile(context.blobs, upload.hash, upload.name);
+  try {
+    const archive = await openArchive(file, { store: context.blobs, maxBytes: upload.maxBytes });
+    return await importArchive({ ...common, archive, name: upload.name, url });
+  } finally {
+    await fs.rm(path.dirname(file), { recursive: true, force: true });
+  }
 }
 
 async function readManifest(context: SandboxContext, hash: string): Promise<Manifest> {
@@ -215,6 +268,7 @@ export function copySummary(manifest: Manifest): Omit<MirrorRunCopy, 'manifestHa
   }
   return {
     ...(manifest.title ? { title: manifest.title } : {}),
+    ...(manifest.importedFrom ? { importedFrom: manifest.importedFrom } : {}),
     stats: manifest.stats,
     failed: failedCount(manifest),
     pages,

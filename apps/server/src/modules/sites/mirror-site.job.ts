@@ -3,6 +3,7 @@ import {
   CLONE_STATUS_TEXTS,
   CUSTOMIZE_STATUS_TEXTS,
   DEMO_MIRROR_LIMITS,
+  getPlan,
   PLAN_MIRROR_LIMITS,
   type ChangeReport,
   type MirrorFailureKind,
@@ -102,6 +103,11 @@ const MirrorSitePayload = z.object({
   versionId: z.string(),
   /** Started by the site's sync schedule: a sync that finds nothing changed makes no version. */
   scheduled: z.boolean().optional(),
+  /**
+   * Make the copy from an uploaded web archive (issue 35): its blob, held for this version until
+   * the run ends, and its file name. Only a site's first run; a later sync copies the live site.
+   */
+  archive: z.object({ hash: z.string(), name: z.string() }).optional(),
 });
 export type MirrorSitePayload = z.infer<typeof MirrorSitePayload>;
 
@@ -165,6 +171,15 @@ function limitsFor(plan: PlanId | null): MirrorLimits {
 }
 
 /**
+ * The most an uploaded archive may hold, its payloads decoded: what the plan lets one upload or
+ * one copy be, whichever is larger (a WARC's gzip members hold more than their file's bytes).
+ */
+export function archiveReadBytes(plan: PlanId | null): number {
+  const limits = limitsFor(plan);
+  return Math.max(getPlan(plan ?? 'free').limits.archiveUploadBytes, limits.maxBytes);
+}
+
+/**
  * One mirror run: the engine writes blobs and a manifest, in a sandboxed process; the version
  * becomes live in one update when the run succeeds. A failed or killed run leaves what is served
  * untouched; a killed run's job is picked up again and starts the version over (blobs already
@@ -225,7 +240,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
         { kind: 'crashed', detail: `The job was abandoned after ${MAX_ATTEMPTS} attempts.` },
       );
     },
-    async handle({ siteId, versionId, scheduled }, context) {
+    async handle({ siteId, versionId, scheduled, archive }, context) {
       const site = await findSite(db, siteId);
       const version = site ? await findVersion(db, siteId, versionId) : undefined;
       if (!site || !version || version.status === 'completed') return;
@@ -309,6 +324,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             ...(previousManifestHash ? { previousManifestHash } : {}),
             ...(changesBase ? { changesBaseManifestHash: changesBase.manifestHash } : {}),
             ...(watches.length > 0 ? { watches } : {}),
+            ...(archive ? { archive: { ...archive, maxBytes: archiveReadBytes(plan) } } : {}),
           },
           {
             timeoutMs: limits.maxTimeMs + runGraceMs(limits),
@@ -394,7 +410,10 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             finishedAt,
             title: output.title,
           },
-          changes ? { change_digest: JSON.stringify(changeDigest(changes)) } : {},
+          {
+            ...(changes ? { change_digest: JSON.stringify(changeDigest(changes)) } : {}),
+            ...(output.importedFrom ? { imported_from: JSON.stringify(output.importedFrom) } : {}),
+          },
         );
         if (changes && changesBase)
           await saveChangeReport(trx, {

@@ -4,6 +4,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Sandbox } from '../../platform/sandbox/sandbox.js';
+import {
+  archiveExportTask,
+  archiveFileName,
+  type ArchiveExportInput,
+} from './archive-export.task.js';
 import { exportSiteTask } from './export-site.task.js';
 
 /** Time an export of a site's static folder may take. */
@@ -49,6 +54,31 @@ export async function zipStaticFolder(
     zip.end();
     zip.outputStream.once('close', removeDir);
     return zip.outputStream;
+  } catch (err) {
+    removeDir();
+    throw err;
+  }
+}
+
+/**
+ * A stored version as a web archive (`.warc.gz` or `.wacz`, issue 35), written by a sandboxed run
+ * into a folder taken back from it, streamed from there, and removed as soon as the stream closes:
+ * sent, failed, or abandoned by the client.
+ */
+export async function archiveVersion(
+  sandbox: Sandbox,
+  input: ArchiveExportInput,
+): Promise<{ stream: NodeJS.ReadableStream; bytes: number }> {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'mirror-archive-'));
+  const removeDir = () => fs.rmSync(base, { recursive: true, force: true });
+  try {
+    const dir = path.join(base, 'out');
+    await sandbox.run(archiveExportTask, input, { timeoutMs: EXPORT_TIMEOUT_MS, output: dir });
+    const file = path.join(dir, archiveFileName(input.format));
+    const { size } = fs.statSync(file);
+    const stream = fs.createReadStream(file);
+    stream.once('close', removeDir);
+    return { stream, bytes: size };
   } catch (err) {
     removeDir();
     throw err;

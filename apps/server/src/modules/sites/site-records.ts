@@ -6,6 +6,7 @@ import {
   type CloneRecord,
   type EditPlan,
   type FidelitySummary,
+  type ImportedFrom,
   type MirrorFailureKind,
   type SiteVersion,
   type VersionEdit,
@@ -148,6 +149,7 @@ export function createSiteRecords(config: Config) {
       })),
       unparsed: parseList(v.unparsed),
       changeDigest: v.change_digest ? (JSON.parse(v.change_digest) as ChangeDigest) : null,
+      importedFrom: v.imported_from ? (JSON.parse(v.imported_from) as ImportedFrom) : null,
       checkedUnchangedAt: v.checked_unchanged_at,
       instructions: v.idea
         ? [`Rewrite for: ${v.idea}`, v.instructions].filter(Boolean).join('\n')

@@ -163,7 +163,7 @@ export async function completeVersion(
   },
   extra: Pick<
     Updateable<SiteVersionsTable>,
-    'plan' | 'changes' | 'unparsed' | 'draft' | 'change_digest'
+    'plan' | 'changes' | 'unparsed' | 'draft' | 'change_digest' | 'imported_from'
   > = {},
 ): Promise<void> {
   const { stats, failed } = done;
@@ -439,10 +439,13 @@ export async function publishVersion(
   db: Db,
   siteId: string,
   version: { id: string; draft: number },
+  /** More writes of the publish (a draft's settings of the site's forms), in its transaction. */
+  alsoWrite?: (trx: Db) => Promise<void>,
 ): Promise<boolean> {
   try {
     await db.transaction().execute(async (trx) => {
       await setLiveVersion(trx, siteId, version.id);
+      await alsoWrite?.(trx);
       const still = await trx
         .selectFrom('site_versions')
         .select('id')

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import {
   CLONE_STATUS_TEXTS,
   DEMO_RETENTION_DAYS,
@@ -20,7 +21,7 @@ import {
   type VersionChanges,
   type VisualDiff,
 } from '@mirror/contract';
-import { assertPublicUrl, RefusedAddressError, type BlobStore } from '@mirror/engine';
+import { assertPublicUrl, RefusedAddressError, type SweepableBlobStore } from '@mirror/engine';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import {
@@ -39,8 +40,11 @@ import type { Sandbox } from '../../platform/sandbox/sandbox.js';
 import type { AnalyticsService } from '../analytics/analytics.service.js';
 import type { StorageService } from '../storage/storage.service.js';
 import { siteTitlesTask } from './site-titles.task.js';
-import type { MirrorSitePayload } from './mirror-site.job.js';
-import { zipStaticFolder } from './site-export.js';
+import { archiveReadBytes, type MirrorSitePayload } from './mirror-site.job.js';
+import { archiveVersion, zipStaticFolder } from './site-export.js';
+import { archiveCheckTask, type ArchiveCheckOutput } from './archive-check.task.js';
+import { archiveTooLarge, readArchiveUpload } from './archive-upload.js';
+import type { ArchiveExportFormat } from './archive-export.task.js';
 import { createSiteRecords, type SiteRow } from './site-records.js';
 import {
   claimDemoSites,
@@ -83,6 +87,21 @@ const SYNC_INTERVAL: Record<Exclude<SyncSchedule, 'off'>, number> = {
   daily: DAY,
   weekly: 7 * DAY,
 };
+/** A page picked in an archive: an http(s) URL as the archive has it (no trailing slash dropped). */
+function archivedUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // answered below
+  }
+  throw badRequest(SITE_MESSAGES.urlInvalid);
+}
+
+/** Reading an uploaded archive before it is accepted (a 4 GB WACZ is read once, whole). */
+const ARCHIVE_CHECK_TIMEOUT_MS = 10 * 60_000;
+/** What the service's archives name as the software that wrote them (`warcinfo`, WACZ package). */
+export const ARCHIVE_SOFTWARE = 'Mirror 0.1.0';
 const RUNNING: ReadonlySet<string> = new Set(['pending', 'processing', 'completing']);
 
 export interface DemoClaim {
@@ -146,13 +165,13 @@ export type FollowUpStep = RunStep;
 export interface SitesServiceDeps {
   db: Db;
   analytics: Pick<AnalyticsService, 'siteAnalytics'>;
-  blobs: BlobStore;
+  blobs: SweepableBlobStore;
   jobs: JobQueue;
   mirrorJob: JobDefinition<MirrorSitePayload>;
   limiter: RateLimiter;
   config: Config;
   sandbox: Sandbox;
-  storage: Pick<StorageService, 'assertRoom'>;
+  storage: Pick<StorageService, 'assertRoom' | 'hold' | 'release' | 'heldAmong'>;
   /** Tells the sites host that a site's live version changed or the site is gone. */
   onPublished(siteId: string): void;
   /** Sites or versions were deleted: their blobs can be collected. */
@@ -163,6 +182,14 @@ export interface SitesServiceDeps {
   visualDiffOf?(versionId: string): Promise<VisualDiff | null>;
   /** Deletes a site's versions beyond what its owner's plan keeps (issue 30, item 1). */
   pruneVersions?(siteId: string): Promise<number>;
+  /**
+   * What publishing a draft changes besides the pages (where its forms' mails go, issue 34):
+   * `write` runs in the publish's transaction, `after` once it committed.
+   */
+  publishEffects?(
+    site: { id: string; owner_id: string | null },
+    version: { id: string; plan: string | null },
+  ): Promise<{ write(trx: Db): Promise<void>; after(): Promise<void> } | null>;
 }
 
 /** Reading the titles of older live versions, when sites are listed (once per version). */
@@ -287,15 +314,67 @@ export function createSitesService(deps: SitesServiceDeps) {
   async function startRun(
     siteId: string,
     followUp?: FollowUpStep,
-    { scheduled = false } = {},
+    {
+      scheduled = false,
+      versionId = randomUUID(),
+      archive,
+    }: { scheduled?: boolean; versionId?: string; archive?: MirrorSitePayload['archive'] } = {},
   ): Promise<void> {
-    const versionId = randomUUID();
     await insertRun(db, siteId, versionId, followUp, new Date().toISOString());
     await deps.jobs.enqueue(deps.mirrorJob, {
       siteId,
       versionId,
       ...(scheduled ? { scheduled } : {}),
+      ...(archive ? { archive } : {}),
     });
+  }
+
+  /** A signed-in user may start one more site: the plan's allowance, storage and the run limit. */
+  async function assertMayAddSite(user: UserRow): Promise<void> {
+    const allowance = getPlan(user.plan).limits.mirrors;
+    if (allowance !== null && (await countOwnedSites(db, user.id)) >= allowance) {
+      throw forbidden(SITE_MESSAGES.mirrorLimit);
+    }
+    await limitRuns(user);
+  }
+
+  /**
+   * An uploaded archive no run took: removed from the store at once (unless a run holds the same
+   * bytes), so a refused upload leaves nothing behind.
+   */
+  async function dropUpload(holder: string, hash: string): Promise<void> {
+    await deps.storage.release(holder);
+    if ((await deps.storage.heldAmong([hash])).has(hash)) return;
+    await deps.blobs.remove(hash, new Date(Date.now() + DAY));
+  }
+
+  /** Inserts a new site row, answering 409 when its subdomain was taken meanwhile. */
+  async function addSite(row: Parameters<typeof insertSite>[1]): Promise<void> {
+    try {
+      await insertSite(db, row);
+    } catch (err) {
+      if (row.subdomain && (await isSubdomainTaken(db, row.subdomain)))
+        throw conflict(SITE_MESSAGES.subdomainTaken);
+      throw err;
+    }
+  }
+
+  /** Reads an uploaded archive in a sandbox: its pages and facts, or the engine's verdict. */
+  async function checkArchive(
+    hash: string,
+    name: string,
+    plan: PlanId,
+    url: string | undefined,
+  ): Promise<Extract<ArchiveCheckOutput, { ok: true }>> {
+    const maxBytes = archiveReadBytes(plan);
+    const { output } = await deps.sandbox.run(
+      archiveCheckTask,
+      { hash, name, maxBytes, ...(url ? { url } : {}) },
+      { timeoutMs: ARCHIVE_CHECK_TIMEOUT_MS },
+    );
+    if (output.ok) return output;
+    if (output.code === 'too-large') throw archiveTooLarge(maxBytes);
+    throw new AppError('bad_archive', 400, output.message);
   }
 
   return {
@@ -326,11 +405,7 @@ export function createSitesService(deps: SitesServiceDeps) {
       const requested = parseSubdomain(body.targetDomain, config.sitesDomain);
 
       if (user) {
-        const allowance = getPlan(user.plan).limits.mirrors;
-        if (allowance !== null && (await countOwnedSites(db, user.id)) >= allowance) {
-          throw forbidden(SITE_MESSAGES.mirrorLimit);
-        }
-        await limitRuns(user);
+        await assertMayAddSite(user);
       } else {
         const hit = await deps.limiter.hit(addressKey('demo', ip), DEMO_RATE_LIMIT);
         if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds, SITE_MESSAGES.demoLimit);
@@ -339,31 +414,24 @@ export function createSitesService(deps: SitesServiceDeps) {
       const subdomain = await chooseSubdomain(requested);
       const id = randomUUID();
       const now = new Date();
-      try {
-        await insertSite(db, {
-          id,
-          owner_id: user?.id ?? null,
-          is_demo: user ? 0 : 1,
-          source_url: sourceUrl,
-          subdomain,
-          status: 'pending',
-          current_status: CLONE_STATUS_TEXTS.validating,
-          ai_instructions: wantsInstructions ? body.aiInstructions!.trim() : null,
-          customizations:
-            body.customizations && Object.keys(body.customizations).length > 0
-              ? JSON.stringify(body.customizations)
-              : null,
-          demo_ip: user ? null : ip,
-          expires_at: user
-            ? null
-            : new Date(now.getTime() + DEMO_RETENTION_DAYS * DAY).toISOString(),
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-        });
-      } catch (err) {
-        if (await isSubdomainTaken(db, subdomain)) throw conflict(SITE_MESSAGES.subdomainTaken);
-        throw err;
-      }
+      await addSite({
+        id,
+        owner_id: user?.id ?? null,
+        is_demo: user ? 0 : 1,
+        source_url: sourceUrl,
+        subdomain,
+        status: 'pending',
+        current_status: CLONE_STATUS_TEXTS.validating,
+        ai_instructions: wantsInstructions ? body.aiInstructions!.trim() : null,
+        customizations:
+          body.customizations && Object.keys(body.customizations).length > 0
+            ? JSON.stringify(body.customizations)
+            : null,
+        demo_ip: user ? null : ip,
+        expires_at: user ? null : new Date(now.getTime() + DEMO_RETENTION_DAYS * DAY).toISOString(),
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
       const followUp =
         options.followUp ??
         (wantsInstructions
@@ -376,6 +444,60 @@ export function createSitesService(deps: SitesServiceDeps) {
           : undefined);
       await startRun(id, followUp);
       return toRecord((await findSite(db, id))!);
+    },
+
+    /**
+     * "Host an archive" (issue 35): a new site made from an uploaded WACZ or WARC instead of the
+     * live site. The upload streams into the blob store (refused past the plan's size); a sandboxed
+     * run reads it before anything else is written, and a bad archive is answered with the
+     * engine's sentence and leaves nothing stored. A good one becomes a site whose first run
+     * imports it; its address is the archive's first page, or the one the owner picked.
+     */
+    async hostArchive(
+      user: UserRow,
+      req: IncomingMessage,
+    ): Promise<{ site: CloneRecord; archive: Extract<ArchiveCheckOutput, { ok: true }> }> {
+      await assertMayAddSite(user);
+      const limitBytes = getPlan(user.plan).limits.archiveUploadBytes;
+      const upload = await readArchiveUpload(req, deps.blobs, limitBytes);
+      // Held for the version from now: a sweep leaves it alone until its run ends.
+      const versionId = randomUUID();
+      const missing = await deps.storage.hold(versionId, [upload.hash]);
+      try {
+        if (missing.size > 0) throw new Error('the uploaded archive is missing from the store');
+        const { targetDomain = '', url = '' } = upload.fields;
+        const wantsSubdomain = targetDomain.trim() !== '';
+        if (wantsSubdomain && !isPaidPlan(user.plan)) throw forbidden(SITE_MESSAGES.paidSubdomain);
+        const requested = parseSubdomain(targetDomain, config.sitesDomain);
+        const picked = url.trim() === '' ? undefined : archivedUrl(url.trim());
+        const checked = await checkArchive(upload.hash, upload.name, user.plan, picked);
+        const subdomain = await chooseSubdomain(requested);
+        const id = randomUUID();
+        const now = new Date().toISOString();
+        await addSite({
+          id,
+          owner_id: user.id,
+          is_demo: 0,
+          source_url: checked.startUrl,
+          subdomain,
+          status: 'pending',
+          current_status: CLONE_STATUS_TEXTS.validating,
+          ai_instructions: null,
+          customizations: null,
+          demo_ip: null,
+          expires_at: null,
+          created_at: now,
+          updated_at: now,
+        });
+        await startRun(id, undefined, {
+          versionId,
+          archive: { hash: upload.hash, name: upload.name },
+        });
+        return { site: toRecord((await findSite(db, id))!), archive: checked };
+      } catch (err) {
+        await dropUpload(versionId, upload.hash);
+        throw err;
+      }
     },
 
     async status(user: UserRow | null, id: string) {
@@ -461,9 +583,14 @@ export function createSitesService(deps: SitesServiceDeps) {
         throw new AppError('version_not_ready', 409, 'Only a completed version can be published.');
       }
       await assertMayPublish(db, site.id);
+      // A draft's edits take effect when it is published, the first time only (a rollback to it
+      // later changes its pages back, not the forms' settings the owner may have changed since).
+      const effects = version.draft === 1 ? await deps.publishEffects?.(site, version) : undefined;
       // Pruned since it was read: gone, like a version that never existed.
-      if (!(await publishVersion(db, site.id, version))) throw notFound('Version not found.');
+      if (!(await publishVersion(db, site.id, version, effects?.write)))
+        throw notFound('Version not found.');
       deps.onPublished(site.id);
+      await effects?.after();
       return toRecord((await findSite(db, site.id))!);
     },
 
@@ -513,6 +640,36 @@ export function createSitesService(deps: SitesServiceDeps) {
       const hit = await deps.limiter.hit(`export:user:${user.id}`, EXPORT_RATE_LIMIT);
       if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
       return zipStaticFolder(deps.sandbox, version.manifest_hash);
+    },
+
+    /**
+     * A completed version as a web archive (issue 35): the responses as the origin answered them,
+     * written by a sandboxed run. Counted against the export limit like the zip.
+     */
+    async exportArchive(
+      user: UserRow,
+      id: string,
+      versionId: string,
+      format: ArchiveExportFormat,
+    ): Promise<{ stream: NodeJS.ReadableStream; bytes: number; fileName: string }> {
+      const site = await ownedSite(user, id);
+      const version = await findVersion(db, site.id, versionId);
+      if (!version) throw notFound('Version not found.');
+      if (version.status !== 'completed' || !version.manifest_hash)
+        throw new AppError('version_not_ready', 409, 'Only a completed version can be downloaded.');
+      const hit = await deps.limiter.hit(`export:user:${user.id}`, EXPORT_RATE_LIMIT);
+      if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
+      const written = await archiveVersion(deps.sandbox, {
+        manifestHash: version.manifest_hash,
+        format,
+        software: ARCHIVE_SOFTWARE,
+        title: version.title || site.subdomain || site.source_url,
+      });
+      const extension = format === 'wacz' ? 'wacz' : 'warc.gz';
+      return {
+        ...written,
+        fileName: `${site.subdomain ?? 'site'}-v${version.number}.${extension}`,
+      };
     },
 
     async analytics(

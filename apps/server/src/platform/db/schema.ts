@@ -137,6 +137,8 @@ export interface SiteVersionsTable {
   title: NullableText;
   /** What it changed against the version it replaced: a mirror's `ChangeDigest` (JSON). */
   change_digest: NullableText;
+  /** A mirror made from an uploaded web archive: the manifest's `importedFrom` (JSON). */
+  imported_from: NullableText;
   /** The last scheduled sync that found the site unchanged while this version was live (no new version). */
   checked_unchanged_at: ColumnType<
     Timestamp | null,

@@ -25,6 +25,7 @@ import * as m0023ChangeReports from './0023-change-reports.js';
 import * as m0024Watches from './0024-watches.js';
 import * as m0025VisualDiffs from './0025-visual-diffs.js';
 import * as m0026Forms from './0026-forms.js';
+import * as m0028ArchiveImports from './0028-archive-imports.js';
 
 /**
  * Every migration, in order. Add a file `NNNN-what.ts` exporting `up` (and `down`) and list it here:
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0024-watches': m0024Watches,
   '0025-visual-diffs': m0025VisualDiffs,
   '0026-forms': m0026Forms,
+  '0028-archive-imports': m0028ArchiveImports,
 };

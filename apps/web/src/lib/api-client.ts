@@ -164,6 +164,56 @@ export const api = {
     apiRequest<Blob>(path, { ...options, method: 'GET', responseType: 'blob' }),
 };
 
+/**
+ * Sends a multipart form (a file upload), reporting how much of it went (0..1) as it goes: `fetch`
+ * cannot say, so this one call uses XMLHttpRequest, with the same session, answers and errors as
+ * every other. No time limit: a large file takes as long as the connection needs.
+ */
+export function uploadForm<T>(
+  path: string,
+  form: FormData,
+  options: {
+    defaultMessage?: string;
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+  } = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    const token = getToken();
+    request.open('POST', `${config.baseUrl}${path}`);
+    request.setRequestHeader('Accept', 'application/json');
+    if (token) request.setRequestHeader('Authorization', `Bearer ${token}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0)
+        options.onProgress?.(event.loaded / event.total);
+    };
+    const noAnswer = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE));
+    request.onerror = noAnswer;
+    request.onabort = noAnswer;
+    request.onload = () => {
+      let payload: unknown = null;
+      try {
+        payload = request.responseText ? (JSON.parse(request.responseText) as unknown) : null;
+      } catch {
+        payload = null;
+      }
+      if (request.status >= 200 && request.status < 300) {
+        resolve(payload as T);
+        return;
+      }
+      const message = messageFromBody(payload) ?? fallbackMessageForStatus(request.status);
+      if (request.status === 401 && token) {
+        setToken(null);
+        unauthorizedHandler();
+      }
+      reject(new ApiError(request.status, message || options.defaultMessage || ''));
+    };
+    options.signal?.addEventListener('abort', () => request.abort());
+    request.send(form);
+  });
+}
+
 /** Turns anything thrown into a message for the screen. */
 export function getErrorMessage(error: unknown, defaultMessage: string): string {
   if (error instanceof ApiError) return error.message || defaultMessage;

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_LOCALE, type LocaleCode } from '@mirror/contract';
+import { HostArchive } from '../../features/archives/components/host-archive';
 import { IdeaMode } from '../../features/ideas/components/idea-mode';
 import { LandingPage } from '../../features/landing/components/landing-page';
 import { useAuth } from '../../lib/auth-context';
@@ -55,5 +56,5 @@ export function LandingRoute({ routeLocale, isLiveDemo = false }: LandingRoutePr
     image: `/og/${routeLocale ?? locale}.png`,
   });
 
-  return <LandingPage ideaPanel={<IdeaMode />} />;
+  return <LandingPage ideaPanel={<IdeaMode />} archivePanel={<HostArchive />} />;
 }

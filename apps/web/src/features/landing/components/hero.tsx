@@ -2,18 +2,30 @@ import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useI18n } from '../../../lib/i18n';
 import { UrlForm } from './url-form';
 
-type Mode = 'url' | 'idea';
-const MODES: readonly Mode[] = ['url', 'idea'];
+type Mode = 'url' | 'idea' | 'archive';
+const MODE_LABELS = { url: 'hero.modeUrl', idea: 'hero.modeIdea', archive: 'hero.modeArchive' };
 
 interface HeroProps {
   /** The idea mode's panel, composed by the app from the ideas feature. */
   ideaPanel?: ReactNode;
+  /** "Host an archive" (issue 35), composed by the app from the archives feature; none without. */
+  archivePanel?: ReactNode;
 }
 
-export function Hero({ ideaPanel = null }: HeroProps) {
+export function Hero({ ideaPanel = null, archivePanel = null }: HeroProps) {
   const { t, dir } = useI18n();
   const [mode, setMode] = useState<Mode>('url');
-  const tabRefs = useRef<Record<Mode, HTMLButtonElement | null>>({ url: null, idea: null });
+  const MODES: readonly Mode[] = archivePanel ? ['url', 'idea', 'archive'] : ['url', 'idea'];
+  const tabRefs = useRef<Record<Mode, HTMLButtonElement | null>>({
+    url: null,
+    idea: null,
+    archive: null,
+  });
+  const panels: Record<Mode, ReactNode> = {
+    url: <UrlForm />,
+    idea: ideaPanel,
+    archive: archivePanel,
+  };
 
   const handleTabKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const forward = dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
@@ -60,7 +72,7 @@ export function Hero({ ideaPanel = null }: HeroProps) {
                 onClick={() => setMode(item)}
                 onKeyDown={handleTabKeyDown}
               >
-                {item === 'url' ? t('hero.modeUrl') : t('hero.modeIdea')}
+                {t(MODE_LABELS[item])}
               </button>
             ))}
           </div>
@@ -73,7 +85,7 @@ export function Hero({ ideaPanel = null }: HeroProps) {
               hidden={mode !== item}
               className="mode-panel"
             >
-              {item === 'url' ? <UrlForm /> : ideaPanel}
+              {panels[item]}
             </div>
           ))}
         </div>

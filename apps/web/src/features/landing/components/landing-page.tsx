@@ -8,10 +8,16 @@ import { HowItWorksSection } from './how-it-works-section';
 import { PricingSection } from './pricing-section';
 import { TrustedBy } from './trusted-by';
 
-export function LandingPage({ ideaPanel }: { ideaPanel?: ReactNode }) {
+export function LandingPage({
+  ideaPanel,
+  archivePanel,
+}: {
+  ideaPanel?: ReactNode;
+  archivePanel?: ReactNode;
+}) {
   return (
     <>
-      <Hero ideaPanel={ideaPanel} />
+      <Hero ideaPanel={ideaPanel} archivePanel={archivePanel} />
       <TrustedBy />
       <FeaturesSection />
       <HowItWorksSection />

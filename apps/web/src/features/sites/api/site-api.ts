@@ -32,6 +32,18 @@ export function downloadExport(id: string): Promise<Blob> {
   return api.getBlob(`${site(id)}/export.zip`, { defaultMessage: 'Download failed' });
 }
 
+/** A version as a web archive (docs/archives.md): `warc` is a `.warc.gz`, `wacz` a `.wacz`. */
+export function downloadVersionArchive(
+  id: string,
+  versionId: string,
+  format: 'warc' | 'wacz',
+): Promise<Blob> {
+  const extension = format === 'wacz' ? 'wacz' : 'warc.gz';
+  return api.getBlob(`${site(id)}/versions/${encodeURIComponent(versionId)}/export.${extension}`, {
+    defaultMessage: 'Download failed',
+  });
+}
+
 export function getAnalytics(
   id: string,
   period: AnalyticsPeriod,

@@ -13,6 +13,7 @@ import { useI18n } from '../../../lib/i18n';
 import type { SiteVersionDetail } from '../../../lib/site-versions';
 import { notify } from '../../../lib/toast';
 import { publishVersion } from '../../../api/sites';
+import { ArchiveDownloads, ImportedFromLine } from './archive-downloads';
 import { DRAFT_REVIEW_ID } from './site-draft-review';
 
 interface VersionHistoryProps {
@@ -129,6 +130,7 @@ export function VersionHistory({
                       </>
                     )}
                   </p>
+                  {version.importedFrom && <ImportedFromLine origin={version.importedFrom} />}
                   {version.changeDigest && (
                     <ChangeLine
                       digest={version.changeDigest}
@@ -155,9 +157,14 @@ export function VersionHistory({
                     </p>
                   )}
                 </div>
-                {!isLive && !version.draft && version.status === 'completed' && (
+                {!version.draft && version.status === 'completed' && (
                   <div className="version-actions">
-                    {version.previewUrl && (
+                    <ArchiveDownloads
+                      siteId={siteId}
+                      versionId={version.id}
+                      number={version.number}
+                    />
+                    {!isLive && version.previewUrl && (
                       <a
                         className="button button-outline"
                         href={version.previewUrl}
@@ -168,17 +175,19 @@ export function VersionHistory({
                         {t('site.versions.preview')}
                       </a>
                     )}
-                    <button
-                      type="button"
-                      className="button button-outline"
-                      disabled={publishing !== null}
-                      aria-label={t('site.versions.publishLabel', { number: version.number })}
-                      onClick={() => void handlePublish(version)}
-                    >
-                      {publishing === version.id
-                        ? t('site.versions.publishing')
-                        : t('site.versions.publish')}
-                    </button>
+                    {!isLive && (
+                      <button
+                        type="button"
+                        className="button button-outline"
+                        disabled={publishing !== null}
+                        aria-label={t('site.versions.publishLabel', { number: version.number })}
+                        onClick={() => void handlePublish(version)}
+                      >
+                        {publishing === version.id
+                          ? t('site.versions.publishing')
+                          : t('site.versions.publish')}
+                      </button>
+                    )}
                   </div>
                 )}
               </li>

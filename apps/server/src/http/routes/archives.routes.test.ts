@@ -207,6 +207,17 @@ describe('web archives (issue 35)', { timeout: 120_000 }, () => {
       software: 'Mirror 0.1.0',
       responses: expect.any(Number),
     });
+    // No live original to compare with: the copy is not checked against the live address.
+    const check = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${answer.site.id}/fidelity`,
+      headers: other.headers,
+      payload: {},
+    });
+    expect(check.statusCode).toBe(409);
+    expect(check.json().message).toBe(
+      'This copy was made from a web archive: there is no live original to compare it with.',
+    );
     // The uploaded file is no longer held once the run ended: a sweep may take it.
     expect(await t.app.database.db.selectFrom('blob_holds').selectAll().execute()).toEqual([]);
   });

@@ -70,6 +70,7 @@ import { createFormCapture } from './modules/forms/form-capture.js';
 import { createSiteSearch } from './modules/forms/site-search.js';
 import { createFormWebhooks, type FormWebhooks } from './modules/forms/form-webhooks.js';
 import { createFormsService, type FormsService } from './modules/forms/forms.service.js';
+import { createFormRecipients, type FormRecipients } from './modules/forms/form-recipients.js';
 import { requireManifest } from './modules/sites/manifests.js';
 import { defineJob, type JobQueue } from './platform/jobs/job.js';
 import { createLocalJobQueue } from './platform/jobs/local-job-queue.js';
@@ -191,6 +192,16 @@ function createFormWebhooksOf(platform: Platform): FormWebhooks {
   });
 }
 
+/** Addresses a published edit sends forms' mails to, and their confirmations (docs/forms.md). */
+function createFormRecipientsOf(platform: Platform): FormRecipients {
+  return createFormRecipients({
+    db: platform.database.db,
+    mailer: platform.mailer,
+    log: platform.log,
+    appUrl: platform.config.appUrl,
+  });
+}
+
 /** The sites host of this process: subdomains, custom and parked domains. */
 export function createSitesHostOf(platform: Platform): SitesHost {
   const { database, config, log, domainRegistry } = platform;
@@ -207,6 +218,7 @@ export function createSitesHostOf(platform: Platform): SitesHost {
   domainRegistry.onChange(() => parkingPages.invalidate());
   const forms = createFormCapture({
     webhooks: createFormWebhooksOf(platform),
+    recipients: createFormRecipientsOf(platform),
     db: database.db,
     blobs: platform.blobs,
     limiter: platform.limiter,
@@ -435,6 +447,7 @@ export function createServices(
     sites: { ownedSite: (user, id) => sitesService.ownedSite(user, id) },
     versions: siteVersions,
     webhooks: createFormWebhooksOf(platform),
+    recipients: createFormRecipientsOf(platform),
     allowPrivateNetworks: config.mirror.allowPrivateNetworks,
   });
   const mirrorJob = register(
@@ -468,6 +481,8 @@ export function createServices(
     storage: storageService,
     onPublished,
     afterDeletion,
+    // A published draft's edits of the forms (where their mails go) take effect with it.
+    publishEffects: (site, version) => formsService.publishEffects(site, version),
     fidelitySummaries: (versionIds) => fidelityService.summaries(versionIds),
     visualDiffOf: (versionId) => visualDiffService.visualOf(versionId),
     pruneVersions: (siteId) => siteVersions.prune(siteId),

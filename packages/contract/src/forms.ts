@@ -30,7 +30,24 @@ export const FORM_MESSAGES = {
   webhookInvalid: 'Enter a full address starting with https:// or http://.',
   /** Shown on the copy when a form is refused, off, or over the plan's month. */
   notAvailable: 'This form is not available on this copy',
+  recipientNotFound: 'This form has no recipient of its own.',
+  recipientMailedRecently:
+    'A confirmation mail was sent to this address recently. Please try again later.',
+  recipientTooManyMails:
+    'This address was sent all the confirmation mails it can get. Ask its owner to use the link in one of them.',
 } as const;
+
+/**
+ * A form's own recipient ("send the contact form to sales@…", set by a published edit): its
+ * mails go there only once the address has `confirmed` it wants them; while `pending`, and
+ * after it `declined`, they go to the owner's address.
+ */
+export const FORM_RECIPIENT_STATUSES = ['pending', 'confirmed', 'declined'] as const;
+export const FormRecipient = z.object({
+  email: z.string(),
+  status: z.enum(FORM_RECIPIENT_STATUSES),
+});
+export type FormRecipient = z.infer<typeof FormRecipient>;
 
 export const FormKeyParams = z.object({
   id: z.string().min(1).max(100),
@@ -77,6 +94,8 @@ export const SiteFormSummary = z.object({
   webhookUrl: z.string().nullable(),
   /** The key receivers check deliveries' signatures with (`whsec_…`); null without a webhook. */
   webhookSecret: z.string().nullable(),
+  /** Where its mails go instead of the owner's address (once confirmed); null: the owner's. */
+  recipient: FormRecipient.nullable(),
   submissions: z.number().int(),
   spam: z.number().int(),
   lastSubmissionAt: z.string().nullable(),
@@ -114,6 +133,11 @@ export const FormSettingsInput = z.object({
     .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), FORM_MESSAGES.webhookInvalid)
     .nullable()
     .optional(),
+  /**
+   * null: its mails go to the owner's address again. A recipient is set only by a published
+   * edit ("send the contact form to sales@…"); absent keeps the form's.
+   */
+  recipient: z.null().optional(),
 });
 export type FormSettingsInput = z.infer<typeof FormSettingsInput>;
 

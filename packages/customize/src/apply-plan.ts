@@ -22,6 +22,7 @@ import type {
   EditPlan,
   OpReport,
   RestorePageOp,
+  SetFormRecipientOp,
   SiteDocument,
 } from './types.js';
 
@@ -41,6 +42,7 @@ const HANDLERS: { [K in EditOp['op']]: Handler<Extract<EditOp, { op: K }>> } = {
   setTitle: applySetTitle,
   setDescription: applySetDescription,
   restorePage: countRestoredPage,
+  setFormRecipient: countFormRecipient,
 };
 
 /**
@@ -51,6 +53,15 @@ const HANDLERS: { [K in EditOp['op']]: Handler<Extract<EditOp, { op: K }>> } = {
 function countRestoredPage(op: RestorePageOp, _ctx: PlanContext, out: Outcome): void {
   out.matches = 1;
   out.documents.add(op.path);
+}
+
+/**
+ * Where a form's mails go is a setting of the copy's forms, not a page's text: the server sets it
+ * when the draft is published (and checks there that the copy has such a form). It changes no
+ * document.
+ */
+function countFormRecipient(_op: SetFormRecipientOp, _ctx: PlanContext, out: Outcome): void {
+  out.matches = 1;
 }
 
 function runOp(op: EditOp, ctx: PlanContext, out: Outcome): void {
@@ -200,7 +211,21 @@ function phrases(
         present: `bring back ${op.path}`,
         unit: 'page',
       };
+    case 'setFormRecipient':
+      return {
+        past: `${formsOf(op.form)} will be mailed to ${quote(op.email)} once that address confirms`,
+        present: `mail ${formsOf(op.form).toLowerCase()} to ${quote(op.email)}`,
+        unit: 'setting',
+      };
   }
+}
+
+/** The forms a `setFormRecipient` names, in words: "Contact form submissions". */
+export function formsOf(form: string | undefined): string {
+  if (form === undefined || form === 'contact') return 'Contact form submissions';
+  if (form === 'newsletter') return 'Newsletter sign-ups';
+  if (form === 'all') return 'Form submissions';
+  return `Submissions of the form '${form}'`;
 }
 
 function plural(n: number, word: string): string {
@@ -223,6 +248,7 @@ function reportOf(
   let summary: string;
   if (error !== undefined) summary = `Could not ${present}: ${error}`;
   else if (out.matches === 0) summary = `Nothing matched: ${present}`;
+  else if (unit === 'setting') summary = past;
   else if (unit === 'page') summary = `${past} (${plural(docs, 'page')})`;
   else summary = `${past} (${plural(out.matches, unit)} ${where})`;
   const report: OpReport = {

@@ -1,3 +1,4 @@
+import { formsOf } from './apply-plan.js';
 import { logoTextOf, taglineOf, UTILITY_CLASS } from './instruction-outline.js';
 import { colorLabel } from './instruction-values.js';
 import { SIZE_MARKER } from './instruction-builders.js';
@@ -312,6 +313,8 @@ function describeOp(op: EditOp, outlines: readonly PageOutline[]): string {
       return `Set the page description (shown in search results) to ${q(op.description)}${where(op.pages)}`;
     case 'restorePage':
       return `Bring back the page ${op.path} as it was in an earlier version`;
+    case 'setFormRecipient':
+      return `${formsOf(op.form)} go to ${q(op.email)} instead of your account's address, once that address confirms it wants them`;
   }
 }
 

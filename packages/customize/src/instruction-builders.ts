@@ -102,7 +102,10 @@ export function textValue(v: string): string {
 
 export function withTarget<T extends PageEditOp>(op: T, resolved: Resolved): T | { note: string } {
   if ('note' in resolved) return resolved;
-  const out = { ...op, selector: resolved.selector } as T & { withText?: string };
+  const out = { ...op, selector: resolved.selector } as T & {
+    withText?: string;
+    pages?: string[];
+  };
   if (resolved.withText !== undefined) out.withText = resolved.withText;
   if (resolved.pages) out.pages = resolved.pages;
   return out;

@@ -618,6 +618,29 @@ export const CORPUS: CorpusCase[] = [
     ops: [{ op: 'setTitle', title: "Dana's Journal" }],
   },
 
+  // Where a form's mails go (issue 34, item 6).
+  {
+    say: 'send the contact form to sales@example.com',
+    ops: [{ op: 'setFormRecipient', email: 'sales@example.com' }],
+    says: [
+      `Contact form submissions go to "sales@example.com" instead of your account's address, once that address confirms it wants them`,
+    ],
+  },
+  {
+    say: 'Contact form emails should go to sales@example.com.',
+    ops: [{ op: 'setFormRecipient', email: 'sales@example.com' }],
+  },
+  {
+    say: 'forward all form submissions to ops@acme.co and hide the footer',
+    ops: [{ op: 'setFormRecipient', email: 'ops@acme.co', form: 'all' }, hide('footer')],
+  },
+  {
+    say: 'send the contact form to the sales team',
+    rejected: [
+      ['send the contact form to the sales team', 'Send the contact form to sales@example.com'],
+    ],
+  },
+
   // Removing and hiding.
   {
     say: 'remove the banner',

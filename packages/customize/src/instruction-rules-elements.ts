@@ -1,7 +1,7 @@
 import { escapeUTF8 } from 'entities';
 import { pattern, unquote } from './instruction-text.js';
 import { resolveElement } from './instruction-outline.js';
-import { colorValue, fontFamily, urlOf } from './instruction-values.js';
+import { colorValue, fontFamily, isEmail, urlOf } from './instruction-values.js';
 import {
   ART,
   textValue,
@@ -24,7 +24,7 @@ import {
   NOT_A_TEXT,
   NOT_A_CURRENT_TEXT,
 } from './instruction-builders.js';
-import type { Rule } from './instruction-builders.js';
+import type { Built, Rule } from './instruction-builders.js';
 
 /**
  * The newsletter form an instruction adds: posted to the copy itself, where the sites host keeps
@@ -35,6 +35,44 @@ export const NEWSLETTER_FORM =
   '<label for="mirror-newsletter-email">Subscribe to our newsletter</label>' +
   '<input id="mirror-newsletter-email" type="email" name="email" required autocomplete="email" placeholder="you@example.com" style="padding:8px;min-width:14rem;max-width:100%">' +
   '<button type="submit" style="padding:8px 16px">Subscribe</button></form>';
+
+/**
+ * Which forms an instruction names, as a phrase: "the contact form", "all form submissions",
+ * "contact form emails", "the get a quote form's messages". Group: the words before "form".
+ */
+const FORMS_NAMED =
+  "(?:(?:all|every|each|any)\\s+(?:of\\s+)?)?(?:the\\s+|our\\s+|my\\s+|this\\s+)?(?:(?:web)?site(?:'s|’s)?\\s+)?" +
+  "(?:(?:([\\p{L}\\p{N}-]+(?:\\s+[\\p{L}\\p{N}-]+){0,2})\\s+)?forms?(?:'s|’s|s'|s’)?" +
+  '(?:\\s+(?:submissions?|messages?|entries|e-?mails?|mails?|notifications?|enquiries|inquiries|responses?|leads?|data))?' +
+  '|(contact|newsletter|sign-?up|form|all|every)\\s+(?:submissions|enquiries|inquiries|leads|sign-?ups))';
+
+/** Words for the forms an instruction names: a kind, "all", or a form's words as an id-like slug. */
+function formTarget(...named: string[]): string | null {
+  const words = named
+    .join(' ')
+    .toLowerCase()
+    .replace(/[’']s?\b/g, '')
+    .split(/\s+/)
+    .filter((w) => w && !/^(?:the|a|an|our|my|this|web|site|website)$/.test(w));
+  if (words.length === 0) return 'all';
+  const text = words.join(' ');
+  if (/\b(?:all|every|each|any|form)\b/.test(text) && words.length === 1) return 'all';
+  if (/contact|enquir|inquir|message|feedback|get in touch/.test(text)) return 'contact';
+  if (/newsletter|subscri|sign-?up|mailing/.test(text)) return 'newsletter';
+  const slug = words.join('-').replace(/[^\p{L}\p{N}_-]/gu, '');
+  return /^[A-Za-z0-9_-]{1,100}$/.test(slug) ? slug : null;
+}
+
+/** "Send the contact form to sales@…": where a form's mails go (docs/forms.md). */
+function recipientOp(named: string[], value: string): Built {
+  const email = textValue(value)
+    .replace(/^mailto:/i, '')
+    .replace(/[.,;:!?)]+$/, '');
+  if (!isEmail(email)) return null;
+  const form = formTarget(...named);
+  if (form === null) return null;
+  return { op: 'setFormRecipient', email, ...(form === 'contact' ? {} : { form }) };
+}
 
 /** Rules about one part of a page: logo and images, buttons, links, contact details, headings and
  * texts, removing, hiding and adding, and plain text replacement (last). Order matters: see RULES. */
@@ -328,6 +366,31 @@ export const ELEMENT_RULES: Rule[] = [
       const op = hide ? 'hideElement' : 'removeElement';
       return withTarget({ op, selector: '' }, resolveElement(phrase, ctx.outline));
     },
+  },
+  // Where a form's submissions are mailed (issue 34, item 6): a setting the draft carries.
+  {
+    re: pattern(
+      `(?:send|forward|route|deliver|direct|redirect|e-?mail|mail)\\s+${FORMS_NAMED}\\s+(?:(?:by|via)\\s+e-?mail\\s+)?(?:to|at)\\s+{v}`,
+    ),
+    build: ([a, b, v]) => recipientOp([a ?? '', b ?? ''], v ?? ''),
+  },
+  {
+    re: pattern(
+      `${FORMS_NAMED}\\s+(?:should|must|will|shall|need\\s+to|needs\\s+to)?\\s*(?:go|be\\s+(?:sent|forwarded|e-?mailed|mailed|delivered|routed|directed)|get\\s+sent|arrive)\\s+(?:to|at)\\s+{v}`,
+    ),
+    build: ([a, b, v]) => recipientOp([a ?? '', b ?? ''], v ?? ''),
+  },
+  {
+    re: pattern(
+      `(?:make|have|let)\\s+${FORMS_NAMED}\\s+(?:go|send|e-?mail|mail|forward|be\\s+sent)(?:\\s+(?:its|their)\\s+\\w+)?\\s+to\\s+{v}`,
+    ),
+    build: ([a, b, v]) => recipientOp([a ?? '', b ?? ''], v ?? ''),
+  },
+  {
+    re: pattern(
+      `(?:set|change|update|make)\\s+${FORMS_NAMED}(?:'s|’s)?\\s+(?:recipient|destination|notification\\s+(?:e-?mail|address)|(?:e-?mail\\s+)?address|e-?mail)\\s+(?:to|as|=|:)\\s*{v}`,
+    ),
+    build: ([a, b, v]) => recipientOp([a ?? '', b ?? ''], v ?? ''),
   },
   // A newsletter sign-up: a form the sites host takes like a captured one (docs/forms.md).
   {

@@ -297,6 +297,15 @@ function closestPhrasings(
       'footer';
     return `${verb} the ${part}`;
   }
+  // "Send the form to the sales team": a form's mails go to an address, written out.
+  if (
+    /\bforms?\b/.test(lower) &&
+    /\b(?:send|forward|go|mail|e-?mail|recipient|deliver)/.test(lower)
+  ) {
+    const email = emailsIn(text)[0] ?? 'sales@example.com';
+    const which = /newsletter|subscri|sign-?up/.test(lower) ? 'newsletter form' : 'contact form';
+    return `Send the ${which} to ${email}`;
+  }
   const url = /\b(?:https?:\/\/\S+|\/\S+\.(?:png|jpe?g|gif|svg|webp|avif))/i.exec(text)?.[0];
   if (url && /\b(?:image|picture|photo|background|banner|hero)\b/i.test(text)) {
     const image = outline?.images.find((i) => !i.logo);

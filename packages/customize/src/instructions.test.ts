@@ -314,6 +314,99 @@ describe('a newsletter sign-up (issue 34, item 6)', () => {
   });
 });
 
+describe('where a form is mailed (issue 34, item 6)', () => {
+  it('reads "send the contact form to sales@…" and its variants, naming a form or not', () => {
+    const cases: [string, EditOp][] = [
+      [
+        'send the contact form to sales@example.com',
+        { op: 'setFormRecipient', email: 'sales@example.com' },
+      ],
+      [
+        'Send the contact form to sales@example.com.',
+        { op: 'setFormRecipient', email: 'sales@example.com' },
+      ],
+      [
+        'forward contact form submissions to sales@example.com',
+        { op: 'setFormRecipient', email: 'sales@example.com' },
+      ],
+      [
+        'contact form emails should go to sales@example.com',
+        { op: 'setFormRecipient', email: 'sales@example.com' },
+      ],
+      [
+        'make the contact form go to mailto:sales@example.com',
+        { op: 'setFormRecipient', email: 'sales@example.com' },
+      ],
+      [
+        'set the contact form recipient to sales@example.com',
+        { op: 'setFormRecipient', email: 'sales@example.com' },
+      ],
+      [
+        "change the contact form's email to sales@example.com",
+        { op: 'setFormRecipient', email: 'sales@example.com' },
+      ],
+      [
+        'please route enquiry form messages to "help@acme.co"',
+        { op: 'setFormRecipient', email: 'help@acme.co' },
+      ],
+      [
+        'send form submissions to sales@example.com',
+        { op: 'setFormRecipient', email: 'sales@example.com', form: 'all' },
+      ],
+      [
+        'send all form submissions to ops@acme.co',
+        { op: 'setFormRecipient', email: 'ops@acme.co', form: 'all' },
+      ],
+      [
+        'newsletter sign-ups should be sent to news@acme.io',
+        { op: 'setFormRecipient', email: 'news@acme.io', form: 'newsletter' },
+      ],
+      [
+        'send the get a quote form to quotes@acme.io',
+        { op: 'setFormRecipient', email: 'quotes@acme.io', form: 'get-quote' },
+      ],
+    ];
+    for (const [say, op] of cases) {
+      const parsed = parseInstructions(say, OUTLINE);
+      expect(parsed.unparsed, say).toEqual([]);
+      expect(parsed.plan.ops, say).toEqual([op]);
+      expect(EditPlanSchema.safeParse(parsed.plan).error?.issues ?? []).toEqual([]);
+    }
+  });
+
+  it('changes no page, and says so in plain words', () => {
+    const plan = parseInstructions('send the contact form to sales@example.com').plan;
+    const result = applyPlan(plan, [{ path: '/', text: INDEX, contentType: 'text/html' }]);
+    expect(result.changed).toEqual([]);
+    expect(result.unmatched).toEqual([]);
+    expect(result.summary).toEqual([
+      "Contact form submissions will be mailed to 'sales@example.com' once that address confirms",
+    ]);
+  });
+
+  it('needs an address: a team or a page is no recipient, nor is a bad address', () => {
+    for (const say of [
+      'send the contact form to the sales team',
+      'send the contact form to sales@example',
+      'send the contact form to /contact',
+    ]) {
+      const parsed = parseInstructions(say, OUTLINE);
+      expect(parsed.plan.ops, say).toEqual([]);
+      expect(parsed.suggestions[0]?.suggestion, say).toBe(
+        'Send the contact form to sales@example.com',
+      );
+    }
+    // The page's own address stays a text edit.
+    expect(
+      parseInstructions('change the email to sales@example.com', OUTLINE).plan.ops[0]?.op,
+    ).not.toBe('setFormRecipient');
+    expect(
+      EditPlanSchema.safeParse({ ops: [{ op: 'setFormRecipient', email: 'not an address' }] }).error
+        ?.issues[0]?.message,
+    ).toBe('Email must be a valid email.');
+  });
+});
+
 describe('a message with several instructions', () => {
   it('splits on lines, semicolons, sentences and "and then", not inside quotes', () => {
     expect(

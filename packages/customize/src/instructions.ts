@@ -78,7 +78,8 @@ function checkLimits(op: PageEditOp): string | undefined {
 
 function applyModifiers(op: PageEditOp, mods: Modifiers): PageEditOp {
   const out = { ...op };
-  if (mods.pages) out.pages = mods.pages;
+  // A form's recipient is the site's, on no page.
+  if (mods.pages && out.op !== 'setFormRecipient') out.pages = mods.pages;
   if (out.op === 'replaceText') {
     if (mods.caseInsensitive) out.caseSensitive = false;
     if (mods.wholeWord) out.wholeWord = true;

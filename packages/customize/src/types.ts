@@ -21,6 +21,7 @@ export type {
   RewriteCopyOp,
   SetAttributeOp,
   SetDescriptionOp,
+  SetFormRecipientOp,
   SetTextOp,
   SetTitleOp,
   UploadedImage,

@@ -455,6 +455,32 @@ const ROWS: Row[] = [
     expect: ownerOnly(204),
     request: (i) => ({ url: `/api/domains/clone/${i.siteId}/forms/submissions/${i.submissionId}` }),
   },
+  // The live copy's form has no recipient of its own: there is nothing to ask again.
+  {
+    route: 'POST /api/domains/clone/:id/forms/:formKey/recipient/confirmation',
+    access: 'owner',
+    expect: ownerOnly(404),
+    request: (i) => ({
+      url: `/api/domains/clone/${i.siteId}/forms/${i.formKey}/recipient/confirmation`,
+    }),
+  },
+  // A recipient's confirmation link: the token is the key, for everyone alike.
+  {
+    route: 'GET /api/forms/recipients/confirm',
+    access: 'public',
+    expect: publicTo(404),
+    request: get(`/api/forms/recipients/confirm?token=${'A'.repeat(43)}`),
+  },
+  {
+    route: 'POST /api/forms/recipients/confirm',
+    access: 'public',
+    expect: publicTo(404),
+    request: () => ({
+      url: '/api/forms/recipients/confirm',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=${'A'.repeat(43)}&answer=confirm`,
+    }),
+  },
   {
     route: 'GET /api/domains/clone/:id/export.zip',
     access: 'owner',

@@ -13,6 +13,7 @@ import {
   SubmissionSpamInput,
 } from '@mirror/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { requireAuth } from '../authenticate.js';
 
 const bearer = [{ bearer: [] }];
@@ -70,6 +71,27 @@ export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.params.formKey,
         request.body,
+      ),
+  );
+
+  app.post(
+    '/clone/:id/forms/:formKey/recipient/confirmation',
+    {
+      schema: {
+        tags,
+        summary: "Mail a form's pending recipient its confirmation again",
+        description:
+          'A form whose mails a published edit sent to another address ("send the contact form to sales@…") mails there only once the address confirms. This sends the confirmation mail again: at most 3 in all per address, 10 minutes apart (429 sooner, 409 after the last).',
+        security: bearer,
+        params: FormKeyParams,
+        response: { 200: SiteFormSummary },
+      },
+    },
+    async (request) =>
+      forms.resendRecipientConfirmation(
+        (await requireAuth(request)).user,
+        request.params.id,
+        request.params.formKey,
       ),
   );
 
@@ -187,6 +209,68 @@ export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
         .send(file.body);
+    },
+  );
+};
+
+const RecipientToken = z.string().max(200);
+const RecipientAnswer = z.object({
+  token: RecipientToken,
+  answer: z.enum(['confirm', 'decline']),
+});
+
+/**
+ * The link of a form recipient's confirmation mail (docs/forms.md): a page that asks, and its two
+ * buttons' answer. Public: the token in the link is the key. The page changes nothing itself, so
+ * a mail scanner that opens links answers nothing.
+ */
+export const formRecipientsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const forms = app.formsService;
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  app.get(
+    '/recipients/confirm',
+    {
+      schema: {
+        tags: ['forms'],
+        summary: "A form recipient's confirmation page (HTML)",
+        querystring: z.object({ token: RecipientToken.optional() }),
+      },
+    },
+    async (request, reply) => {
+      const page = await forms.recipientPage(request.query.token ?? '');
+      return reply
+        .code(page.status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .send(page.html);
+    },
+  );
+
+  app.post(
+    '/recipients/confirm',
+    {
+      schema: {
+        tags: ['forms'],
+        summary: "A form recipient's answer: confirm or decline the form's mails (HTML)",
+        body: RecipientAnswer,
+      },
+    },
+    async (request, reply) => {
+      const page = await forms.answerRecipient(request.body.token, request.body.answer);
+      return reply
+        .code(page.status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .send(page.html);
     },
   );
 };

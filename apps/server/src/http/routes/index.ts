@@ -11,7 +11,7 @@ import { paymentsRoutes } from './payments.routes.js';
 import { screenshotsRoutes } from './screenshots.routes.js';
 import { visualDiffRoutes } from './visual-diff.routes.js';
 import { watchesRoutes } from './watches.routes.js';
-import { formsRoutes } from './forms.routes.js';
+import { formRecipientsRoutes, formsRoutes } from './forms.routes.js';
 
 /** Every API resource, mounted under /api. Routes stay thin: validate, call a service, shape the answer. */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
@@ -23,6 +23,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(fidelityRoutes, { prefix: '/domains' });
   await app.register(watchesRoutes, { prefix: '/domains' });
   await app.register(formsRoutes, { prefix: '/domains' });
+  await app.register(formRecipientsRoutes, { prefix: '/forms' });
   await app.register(visualDiffRoutes, { prefix: '/domains' });
   await app.register(customDomainsRoutes, { prefix: '/domains' });
   await app.register(parkingRoutes, { prefix: '/domains' });

@@ -8,6 +8,7 @@ import {
 import {
   failedCount,
   readBlob,
+  siteFormsOf,
   type BlobStore,
   type Manifest,
   type ManifestEntry,
@@ -35,6 +36,7 @@ import { localizeFontsInSandbox } from './font-assets.task.js';
 import { resolveRestores } from './restore-page.js';
 import { describeOutcome } from './plain-changes.js';
 import { buildManifest, outlinesOf, readDocuments } from './version-files.js';
+import { formsNamed } from '../forms/form-recipients.js';
 import type { StorageService } from '../storage/storage.service.js';
 
 /** Tries of one run, like a mirror run. */
@@ -325,6 +327,17 @@ export function createCustomizeSiteJob(
           manifestHash,
         );
         if (refused) throw new StepFailure(refused);
+        // Where forms' mails go is set when the draft is published, on the forms it names then:
+        // a name that finds none on this version is said now.
+        const recipientEdits = applied.ops.filter((op) => op.op === 'setFormRecipient');
+        if (recipientEdits.length > 0) {
+          const forms = siteFormsOf(manifest);
+          for (const op of recipientEdits)
+            if (formsNamed(forms, op.form).length === 0)
+              notes.push(
+                `No form of the copy that takes submissions matches '${op.form ?? 'contact'}': mails to ${op.email} would change nothing.`,
+              );
+        }
         const changes = [
           // The same words and counts as the preview's "I will: …" (understand.ts).
           ...describeOutcome(applied, result.report, outlines),

@@ -38,6 +38,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { FORM_TEXTS } from './form-texts.js';
 import type { FormWebhooks } from './form-webhooks.js';
+import type { FormRecipients } from './form-recipients.js';
 import { send, siteLocaleOf, textPage } from './host-pages.js';
 import {
   addressKeyOf,
@@ -84,6 +85,8 @@ export interface FormCaptureDeps {
   config: Pick<Config, 'appUrl' | 'trustProxy'>;
   loadManifest(versionId: string): Promise<Manifest>;
   webhooks: FormWebhooks;
+  /** A form's own recipient gets its mails once it confirmed (docs/forms.md). */
+  recipients: Pick<FormRecipients, 'confirmedRecipient' | 'linkOf'>;
   now?: () => Date;
 }
 
@@ -416,18 +419,27 @@ export function createFormCapture(deps: FormCaptureDeps) {
     if (mailNow) {
       const ownerTexts = FORM_TEXTS[matchLocale([context.locale ?? 'en']) ?? 'en'];
       const siteName = context.subdomain ?? new URL(context.source_url).host;
-      mailer
-        .send(
+      const mail = async () => {
+        // Its own recipient instead of the owner, once that address confirmed it wants them.
+        const own = await deps.recipients.confirmedRecipient(
+          site.siteId,
+          settings?.recipient_email ?? null,
+        );
+        await mailer.send(
           submissionMail(ownerTexts, {
-            to: context.email,
+            to: own ?? context.email,
             siteName,
             form,
             page: fromPage ?? form.pages[0] ?? '/',
             fields,
             files: body.files,
+            ...(own
+              ? { stop: ownerTexts.mailStop(await deps.recipients.linkOf(site.siteId, own)) }
+              : {}),
           }),
-        )
-        .catch((err: unknown) => log.warn({ err, siteId: site.siteId }, 'form mail not sent'));
+        );
+      };
+      mail().catch((err: unknown) => log.warn({ err, siteId: site.siteId }, 'form mail not sent'));
     }
     // Bots are answered as people are: nothing tells them they were caught.
     return thanks(

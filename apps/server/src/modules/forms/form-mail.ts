@@ -29,9 +29,12 @@ export function submissionMail(
     page: string;
     fields: readonly [string, string][];
     files: readonly FileRow[];
+    /** For a recipient of the form's own: how it stops the mails (`texts.mailStop`). */
+    stop?: string;
   },
 ): MailMessage {
   const { form, fields, files } = input;
+  const footer = input.stop ?? texts.mailFooter;
   const replyTo = replyToOf(form, fields);
   const lines = [
     texts.mailIntro(form.label, input.page),
@@ -39,7 +42,7 @@ export function submissionMail(
     ...fields.map(([name, value]) => `${name}: ${value}`),
     ...files.map((f) => `${f.field}: ${f.name} (${f.size} B)`),
     '',
-    texts.mailFooter,
+    footer,
   ];
   const rows = [
     ...fields.map(([name, value]) => [name, value] as const),
@@ -52,7 +55,7 @@ export function submissionMail(
     .join('');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.6;color:#1d2233">
 <p>${escapeUTF8(texts.mailIntro(form.label, input.page))}</p><table>${rows}</table>
-<p style="font-size:14px;color:#555">${escapeUTF8(texts.mailFooter)}</p></body></html>`;
+<p style="font-size:14px;color:#555">${escapeUTF8(footer)}</p></body></html>`;
   return {
     to: input.to,
     subject: texts.mailSubject(form.label, input.siteName),
@@ -73,6 +76,8 @@ export function digestMail(
     createdAt: string;
     fields: readonly [string, string][];
   }[],
+  /** Lines at the end (how a recipient of a form's own stops the mails). */
+  footer: readonly string[] = [],
 ): MailMessage {
   const blocks = submissions.map((s) => [
     `${s.createdAt} · ${s.site}`,
@@ -84,11 +89,13 @@ export function digestMail(
       ([head, intro, ...fields]) =>
         `<h3 style="margin:16px 0 4px">${escapeUTF8(head!)}</h3><p style="margin:0">${escapeUTF8(intro!)}</p><pre style="white-space:pre-wrap;font:inherit">${escapeUTF8(fields.join('\n'))}</pre>`,
     )
-    .join('')}</body></html>`;
+    .join(
+      '',
+    )}${footer.map((line) => `<p style="font-size:14px;color:#555">${escapeUTF8(line)}</p>`).join('')}</body></html>`;
   return {
     to,
     subject: texts.mailDigestSubject(submissions.length),
-    text: blocks.map((b) => b.join('\n')).join('\n\n'),
+    text: [...blocks.map((b) => b.join('\n')), ...footer].join('\n\n'),
     html,
   };
 }

@@ -19,6 +19,18 @@ export interface FormTexts {
   search: string;
   searchResults: (count: number, term: string) => string;
   searchNone: (term: string) => string;
+  /** To an address a published edit sends a form's mails to: confirm or decline them. */
+  recipientSubject: (site: string) => string;
+  recipientIntro: (site: string) => string;
+  recipientAsk: string;
+  recipientTitle: string;
+  recipientConfirm: string;
+  recipientDecline: string;
+  recipientConfirmed: string;
+  recipientDeclined: string;
+  recipientInvalid: string;
+  /** The end of each submission's mail to such an address. */
+  mailStop: (link: string) => string;
 }
 
 export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
@@ -38,6 +50,19 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     searchResults: (count, term) =>
       count === 1 ? `1 page for “${term}”` : `${count} pages for “${term}”`,
     searchNone: (term) => `No page of this site has “${term}”.`,
+    recipientSubject: (site) => `Confirm form submissions of ${site} to this address`,
+    recipientIntro: (site) =>
+      `The owner of the site ${site} asked that its form submissions be mailed to this address.`,
+    recipientAsk:
+      'Nothing is sent here unless you confirm. If you did not expect this, decline or ignore this mail.',
+    recipientTitle: 'Form submissions by mail',
+    recipientConfirm: 'Yes, mail them here',
+    recipientDecline: 'No, do not mail them here',
+    recipientConfirmed: 'Confirmed: the site’s form submissions will be mailed to this address.',
+    recipientDeclined:
+      'Declined: nothing more from this site’s forms will be mailed to this address.',
+    recipientInvalid: 'This link is invalid.',
+    mailStop: (link) => `You get these mails because this address agreed to. To stop them: ${link}`,
   },
   es: {
     thanksTitle: '¡Gracias!',
@@ -56,6 +81,21 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     searchResults: (count, term) =>
       count === 1 ? `1 página para «${term}»` : `${count} páginas para «${term}»`,
     searchNone: (term) => `Ninguna página de este sitio contiene «${term}».`,
+    recipientSubject: (site) => `Confirma los envíos de formularios de ${site} a esta dirección`,
+    recipientIntro: (site) =>
+      `El propietario del sitio ${site} pidió que los envíos de sus formularios lleguen a esta dirección.`,
+    recipientAsk:
+      'No se envía nada aquí a menos que lo confirmes. Si no lo esperabas, recházalo o ignora este correo.',
+    recipientTitle: 'Envíos de formularios por correo',
+    recipientConfirm: 'Sí, enviarlos aquí',
+    recipientDecline: 'No, no enviarlos aquí',
+    recipientConfirmed:
+      'Confirmado: los envíos de formularios del sitio llegarán a esta dirección.',
+    recipientDeclined:
+      'Rechazado: no llegará nada más de los formularios de este sitio a esta dirección.',
+    recipientInvalid: 'Este enlace no es válido.',
+    mailStop: (link) =>
+      `Recibes estos correos porque esta dirección lo aceptó. Para dejar de recibirlos: ${link}`,
   },
   ru: {
     thanksTitle: 'Спасибо!',
@@ -71,6 +111,19 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     search: 'Поиск',
     searchResults: (count, term) => `Страниц по запросу «${term}»: ${count}`,
     searchNone: (term) => `На этом сайте нет страниц со словами «${term}».`,
+    recipientSubject: (site) => `Подтвердите получение отправок форм сайта ${site}`,
+    recipientIntro: (site) =>
+      `Владелец сайта ${site} попросил присылать отправки его форм на этот адрес.`,
+    recipientAsk:
+      'Ничего не будет прислано, пока вы не подтвердите. Если вы этого не ждали, откажитесь или проигнорируйте письмо.',
+    recipientTitle: 'Отправки форм по почте',
+    recipientConfirm: 'Да, присылать сюда',
+    recipientDecline: 'Нет, не присылать',
+    recipientConfirmed: 'Подтверждено: отправки форм сайта будут приходить на этот адрес.',
+    recipientDeclined: 'Отказано: с форм этого сайта сюда больше ничего не придёт.',
+    recipientInvalid: 'Эта ссылка недействительна.',
+    mailStop: (link) =>
+      `Вы получаете эти письма, потому что этот адрес согласился. Чтобы отказаться: ${link}`,
   },
   zh: {
     thanksTitle: '谢谢！',
@@ -86,6 +139,17 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     search: '搜索',
     searchResults: (count, term) => `“${term}”的结果：${count} 个页面`,
     searchNone: (term) => `本网站没有包含“${term}”的页面。`,
+    recipientSubject: (site) => `确认将 ${site} 的表单提交发送到此地址`,
+    recipientIntro: (site) => `网站 ${site} 的所有者请求将其表单提交通过邮件发送到此地址。`,
+    recipientAsk:
+      '除非您确认，否则不会向此处发送任何内容。如果这不是您预期的，请拒绝或忽略此邮件。',
+    recipientTitle: '通过邮件接收表单提交',
+    recipientConfirm: '是的，发送到这里',
+    recipientDecline: '不，不要发送到这里',
+    recipientConfirmed: '已确认：该网站的表单提交将发送到此地址。',
+    recipientDeclined: '已拒绝：该网站的表单不会再向此地址发送任何内容。',
+    recipientInvalid: '此链接无效。',
+    mailStop: (link) => `您收到这些邮件是因为此地址已同意接收。如需停止：${link}`,
   },
   hi: {
     thanksTitle: 'धन्यवाद!',
@@ -101,6 +165,19 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     search: 'खोजें',
     searchResults: (count, term) => `“${term}” के लिए ${count} पेज`,
     searchNone: (term) => `इस साइट के किसी पेज में “${term}” नहीं है।`,
+    recipientSubject: (site) => `${site} के फ़ॉर्म सबमिशन इस पते पर भेजने की पुष्टि करें`,
+    recipientIntro: (site) =>
+      `साइट ${site} के मालिक ने कहा है कि उसके फ़ॉर्म सबमिशन इस पते पर ईमेल किए जाएँ।`,
+    recipientAsk:
+      'जब तक आप पुष्टि नहीं करते, यहाँ कुछ नहीं भेजा जाएगा। अगर आपको इसकी उम्मीद नहीं थी, तो मना करें या इस ईमेल को अनदेखा करें।',
+    recipientTitle: 'ईमेल से फ़ॉर्म सबमिशन',
+    recipientConfirm: 'हाँ, यहाँ भेजें',
+    recipientDecline: 'नहीं, यहाँ न भेजें',
+    recipientConfirmed: 'पुष्टि हो गई: साइट के फ़ॉर्म सबमिशन इस पते पर भेजे जाएँगे।',
+    recipientDeclined: 'मना कर दिया: इस साइट के फ़ॉर्म से अब इस पते पर कुछ नहीं भेजा जाएगा।',
+    recipientInvalid: 'यह लिंक मान्य नहीं है।',
+    mailStop: (link) =>
+      `आपको ये ईमेल इसलिए मिल रहे हैं क्योंकि इस पते ने सहमति दी थी। इन्हें रोकने के लिए: ${link}`,
   },
   ar: {
     thanksTitle: 'شكرًا لك!',
@@ -116,6 +193,17 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     search: 'بحث',
     searchResults: (count, term) => `عدد الصفحات التي تحتوي «${term}»: ${count}`,
     searchNone: (term) => `لا توجد صفحة في هذا الموقع تحتوي «${term}».`,
+    recipientSubject: (site) => `أكِّد استلام إرسالات نماذج ${site} على هذا العنوان`,
+    recipientIntro: (site) => `طلب مالك الموقع ${site} أن تُرسَل إرسالات نماذجه إلى هذا العنوان.`,
+    recipientAsk:
+      'لن يُرسَل شيء إلى هنا ما لم تؤكد. إن لم تكن تتوقع ذلك، فارفض أو تجاهل هذه الرسالة.',
+    recipientTitle: 'إرسالات النماذج بالبريد',
+    recipientConfirm: 'نعم، أرسلها إلى هنا',
+    recipientDecline: 'لا، لا ترسلها إلى هنا',
+    recipientConfirmed: 'تم التأكيد: ستُرسَل إرسالات نماذج الموقع إلى هذا العنوان.',
+    recipientDeclined: 'تم الرفض: لن يُرسَل شيء آخر من نماذج هذا الموقع إلى هذا العنوان.',
+    recipientInvalid: 'هذا الرابط غير صالح.',
+    mailStop: (link) => `تصلك هذه الرسائل لأن هذا العنوان وافق على ذلك. لإيقافها: ${link}`,
   },
   id: {
     thanksTitle: 'Terima kasih!',
@@ -131,6 +219,19 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     search: 'Cari',
     searchResults: (count, term) => `${count} halaman untuk “${term}”`,
     searchNone: (term) => `Tidak ada halaman situs ini yang memuat “${term}”.`,
+    recipientSubject: (site) => `Konfirmasi kiriman formulir ${site} ke alamat ini`,
+    recipientIntro: (site) =>
+      `Pemilik situs ${site} meminta agar kiriman formulirnya dikirim ke alamat ini.`,
+    recipientAsk:
+      'Tidak ada yang dikirim ke sini kecuali Anda mengonfirmasi. Jika Anda tidak mengharapkan ini, tolak atau abaikan email ini.',
+    recipientTitle: 'Kiriman formulir lewat email',
+    recipientConfirm: 'Ya, kirim ke sini',
+    recipientDecline: 'Tidak, jangan kirim ke sini',
+    recipientConfirmed: 'Dikonfirmasi: kiriman formulir situs ini akan dikirim ke alamat ini.',
+    recipientDeclined: 'Ditolak: tidak ada lagi kiriman dari formulir situs ini ke alamat ini.',
+    recipientInvalid: 'Tautan ini tidak valid.',
+    mailStop: (link) =>
+      `Anda menerima email ini karena alamat ini menyetujuinya. Untuk berhenti: ${link}`,
   },
   th: {
     thanksTitle: 'ขอบคุณ!',
@@ -146,5 +247,15 @@ export const FORM_TEXTS: Record<LocaleCode, FormTexts> = {
     search: 'ค้นหา',
     searchResults: (count, term) => `${count} หน้าสำหรับ “${term}”`,
     searchNone: (term) => `ไม่มีหน้าใดในเว็บไซต์นี้ที่มี “${term}”`,
+    recipientSubject: (site) => `ยืนยันการรับข้อมูลฟอร์มของ ${site} ที่อีเมลนี้`,
+    recipientIntro: (site) => `เจ้าของเว็บไซต์ ${site} ขอให้ส่งข้อมูลที่กรอกในฟอร์มมายังอีเมลนี้`,
+    recipientAsk: 'จะไม่มีการส่งสิ่งใดมาที่นี่จนกว่าคุณจะยืนยัน หากคุณไม่ได้คาดหวังสิ่งนี้ โปรดปฏิเสธหรือเพิกเฉยต่ออีเมลนี้',
+    recipientTitle: 'ข้อมูลฟอร์มทางอีเมล',
+    recipientConfirm: 'ใช่ ส่งมาที่นี่',
+    recipientDecline: 'ไม่ อย่าส่งมาที่นี่',
+    recipientConfirmed: 'ยืนยันแล้ว: ข้อมูลฟอร์มของเว็บไซต์จะถูกส่งมายังอีเมลนี้',
+    recipientDeclined: 'ปฏิเสธแล้ว: จะไม่มีข้อมูลจากฟอร์มของเว็บไซต์นี้ส่งมาที่อีเมลนี้อีก',
+    recipientInvalid: 'ลิงก์นี้ไม่ถูกต้อง',
+    mailStop: (link) => `คุณได้รับอีเมลเหล่านี้เพราะอีเมลนี้ได้ยินยอมไว้ หากต้องการหยุด: ${link}`,
   },
 };

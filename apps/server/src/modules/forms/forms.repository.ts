@@ -41,6 +41,7 @@ export async function upsertSettings(db: Db, row: SettingsRow): Promise<void> {
         notify: row.notify,
         webhook_url: row.webhook_url,
         webhook_secret: row.webhook_secret,
+        recipient_email: row.recipient_email,
       }),
     )
     .execute();
@@ -160,7 +161,15 @@ export function unmailedSubmissions(db: Db, limit: number) {
     .selectFrom('form_submissions as f')
     .innerJoin('sites as s', 's.id', 'f.site_id')
     .innerJoin('users as u', 'u.id', 'f.owner_id')
+    .leftJoin('form_settings as fs', (join) =>
+      join.onRef('fs.site_id', '=', 'f.site_id').onRef('fs.form_key', '=', 'f.form_key'),
+    )
+    .leftJoin('form_recipients as fr', (join) =>
+      join.onRef('fr.site_id', '=', 'f.site_id').onRef('fr.email', '=', 'fs.recipient_email'),
+    )
     .select([
+      'fs.recipient_email as recipient',
+      'fr.status as recipient_status',
       'f.id',
       'f.site_id',
       'f.owner_id',

@@ -36,6 +36,7 @@ import {
   type SubmissionRow,
 } from './forms.repository.js';
 import { newWebhookSecret, type FormWebhooks } from './form-webhooks.js';
+import type { FormRecipients } from './form-recipients.js';
 import { isPrivateWebhook, WEBHOOK_MESSAGES } from '../../platform/webhooks/signed-post.js';
 
 /** Submissions per page of the owner's list. */
@@ -54,6 +55,7 @@ export interface FormsServiceDeps {
   sites: Pick<SitesService, 'ownedSite'>;
   versions: Pick<SiteVersions, 'loadManifest'>;
   webhooks: FormWebhooks;
+  recipients: FormRecipients;
   /** Webhooks may be on private networks (tests, a deployment that allows mirroring them). */
   allowPrivateNetworks: boolean;
   now?: () => Date;
@@ -76,7 +78,9 @@ export function createFormsService(deps: FormsServiceDeps) {
     form: SiteForm,
     settings: SettingsRow | undefined,
     counts: { kept: number; spam: number; last_at: string | null } | undefined,
+    recipients: ReadonlyMap<string, 'pending' | 'confirmed' | 'declined'>,
   ): SiteFormSummary {
+    const recipient = settings?.recipient_email ?? null;
     return {
       key: form.key,
       id: form.id,
@@ -95,6 +99,9 @@ export function createFormsService(deps: FormsServiceDeps) {
       notify: settings?.notify ?? 'each',
       webhookUrl: settings?.webhook_url ?? null,
       webhookSecret: settings?.webhook_url ? settings.webhook_secret : null,
+      recipient: recipient
+        ? { email: recipient, status: recipients.get(recipient) ?? 'pending' }
+        : null,
       submissions: Number(counts?.kept ?? 0),
       spam: Number(counts?.spam ?? 0),
       lastSubmissionAt: counts?.last_at ?? null,
@@ -142,10 +149,11 @@ export function createFormsService(deps: FormsServiceDeps) {
     /** The forms of the live copy with their settings and counts, and the month's use. */
     async list(user: UserRow, siteId: string): Promise<SiteFormList> {
       const site = await deps.sites.ownedSite(user, siteId);
-      const [forms, settings, counts] = await Promise.all([
+      const [forms, settings, counts, recipients] = await Promise.all([
         liveForms(site.id, site.live_version_id),
         settingsOf(db, site.id),
         countsBySiteForm(db, site.id),
+        deps.recipients.statusesOf(site.id),
       ]);
       const at = now();
       const monthStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
@@ -156,6 +164,7 @@ export function createFormsService(deps: FormsServiceDeps) {
             form,
             settings.find((s) => s.form_key === form.key),
             counts.find((c) => c.form_key === form.key),
+            recipients,
           ),
         ),
         usage: {
@@ -188,10 +197,50 @@ export function createFormsService(deps: FormsServiceDeps) {
         notify: input.notify,
         webhook_url: webhookUrl,
         webhook_secret: current?.webhook_secret ?? (webhookUrl ? newWebhookSecret() : null),
+        // Set only by a published edit; the owner may send the mails back to their own address.
+        recipient_email: input.recipient === null ? null : (current?.recipient_email ?? null),
       };
       await upsertSettings(db, row);
       const counts = (await countsBySiteForm(db, site.id)).find((c) => c.form_key === formKey);
-      return summaryOf(form, row, counts);
+      return summaryOf(form, row, counts, await deps.recipients.statusesOf(site.id));
+    },
+
+    /** Mails a form's pending recipient its confirmation again (few, spaced: `RECIPIENT_LIMITS`). */
+    async resendRecipientConfirmation(
+      user: UserRow,
+      siteId: string,
+      formKey: string,
+    ): Promise<SiteFormSummary> {
+      const site = await deps.sites.ownedSite(user, siteId);
+      const form = (await liveForms(site.id, site.live_version_id)).find((f) => f.key === formKey);
+      if (!form) throw notFound(FORM_MESSAGES.notFound);
+      const current = (await settingsOf(db, site.id)).find((s) => s.form_key === formKey);
+      await deps.recipients.resend(site.id, current?.recipient_email ?? null);
+      const counts = (await countsBySiteForm(db, site.id)).find((c) => c.form_key === formKey);
+      return summaryOf(form, current, counts, await deps.recipients.statusesOf(site.id));
+    },
+
+    /**
+     * What publishing a draft does to the forms (`setFormRecipient` edits of its plan), read
+     * from the version it publishes; null when nothing.
+     */
+    async publishEffects(
+      site: { id: string; owner_id: string | null },
+      version: { id: string; plan: string | null },
+    ) {
+      if (!site.owner_id || !version.plan?.includes('setFormRecipient')) return null;
+      const owner = await db
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', site.owner_id)
+        .executeTakeFirst();
+      const manifest = await deps.versions.loadManifest(version.id);
+      if (!owner || !manifest) return null;
+      return deps.recipients.publishEffects(
+        { id: site.id, ownerEmail: owner.email },
+        version.plan,
+        siteFormsOf(manifest),
+      );
     },
 
     async listSubmissions(
@@ -287,6 +336,14 @@ export function createFormsService(deps: FormsServiceDeps) {
       };
     },
 
+    /** The page a recipient's confirmation link opens, and its answer (public: the token decides). */
+    recipientPage(token: string) {
+      return deps.recipients.page(token);
+    },
+    answerRecipient(token: string, answer: 'confirm' | 'decline') {
+      return deps.recipients.answer(token, answer);
+    },
+
     /** Tries the webhook deliveries that are due again (the periodic task). */
     deliverWebhooks(): Promise<number> {
       return deps.webhooks.deliverDue();
@@ -298,15 +355,32 @@ export function createFormsService(deps: FormsServiceDeps) {
      */
     async sendDigests(): Promise<number> {
       const rows = await unmailedSubmissions(db, DIGEST_BATCH);
-      const byOwner = new Map<string, typeof rows>();
-      for (const row of rows)
-        byOwner.set(row.owner_id, [...(byOwner.get(row.owner_id) ?? []), row]);
+      // One digest per account and address: a form with a confirmed recipient of its own has its
+      // submissions mailed there, the others to the owner.
+      const byOwner = new Map<string, ((typeof rows)[number] & { own: string | null })[]>();
+      for (const row of rows) {
+        const own = row.recipient_status === 'confirmed' && row.recipient ? row.recipient : null;
+        const group = `${row.owner_id}\n${own ?? row.email}`;
+        byOwner.set(group, [
+          ...(byOwner.get(group) ?? []),
+          { ...row, email: own ?? row.email, own },
+        ]);
+      }
       const due = now().getTime() - DIGEST_AFTER_MS;
       let sent = 0;
       for (const owed of byOwner.values()) {
         if (Date.parse(owed[0]!.created_at) > due) continue;
         const texts = FORM_TEXTS[matchLocale([owed[0]!.locale ?? 'en']) ?? 'en'];
+        const own = owed[0]!.own;
         try {
+          // An address of its own can stop the mails of each site it gets.
+          const stops = own
+            ? await Promise.all(
+                [...new Set(owed.map((r) => r.site_id))].map(async (siteId) =>
+                  texts.mailStop(await deps.recipients.linkOf(siteId, own)),
+                ),
+              )
+            : [];
           await mailer.send(
             digestMail(
               texts,
@@ -318,6 +392,7 @@ export function createFormsService(deps: FormsServiceDeps) {
                 createdAt: r.created_at,
                 fields: JSON.parse(r.fields) as [string, string][],
               })),
+              stops,
             ),
           );
           await markSubmissionsMailed(

@@ -566,6 +566,138 @@ describe('forms on a hosted copy, its original stopped', () => {
     ]);
   });
 
+  it('mails the contact form to the address an instruction gives: once published, and once that address confirms', async () => {
+    const sales = 'sales@example.com';
+    const contactKey = () =>
+      forms().then((list) => list.forms.find((f) => f.action === '/contact/send.php')!);
+    const sendContact = (message: string) =>
+      submit(
+        '/contact/send.php',
+        form({ name: 'Di', email: 'di@example.net', topic: 'Order', message, url_check: '' }),
+        { from: '/contact/' },
+      );
+    const mailsWith = (to: string, text: string) =>
+      smtp.to(to).filter((m) => decodedMail(m.data).includes(text));
+    // Earlier tests turned the newsletter off and the contact form's mails off: both mail again.
+    for (const f of (await forms()).forms.filter((x) => x.captured))
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/domains/clone/${siteId}/forms/${f.key}`,
+        headers: owner.headers,
+        payload: { enabled: true, redirectUrl: null, notify: 'each', webhookUrl: null },
+      });
+
+    const customized = await t.app.inject({
+      method: 'PUT',
+      url: `/api/domains/clone/${siteId}/customize`,
+      headers: owner.headers,
+      payload: { customizations: { instructions: `Contact form emails should go to ${sales}.` } },
+    });
+    expect(customized.statusCode, customized.body).toBeLessThan(300);
+    const draft = await waitFor(async () => {
+      const versions = (
+        await t.app.inject({ url: `/api/domains/clone/${siteId}/versions`, headers: owner.headers })
+      ).json<{ id: string; draft?: boolean; status: string; edits?: string[] }[]>();
+      return versions.find((v) => v.draft && v.status === 'completed');
+    }, 60_000);
+    expect(JSON.stringify(draft)).toContain(
+      `go to \\"${sales}\\" instead of your account's address`,
+    );
+
+    // A draft changes nothing: the owner still gets the mails, the address is not asked.
+    expect((await contactKey()).recipient).toBeNull();
+    await sendContact('Before the draft is published');
+    await waitFor(() => mailsWith(ownerEmail, 'Before the draft is published')[0], 10_000);
+    expect(smtp.to(sales)).toEqual([]);
+
+    const published = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${siteId}/versions/${draft.id}/publish`,
+      headers: owner.headers,
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    const contact = await contactKey();
+    expect(contact.recipient).toEqual({ email: sales, status: 'pending' });
+    // The newsletter keeps mailing the owner: only the contact form was named.
+    expect((await forms()).forms.find((f) => f.id === 'newsletter')!.recipient).toBeNull();
+
+    // One mail asks the address; it holds the site's address and a link, and no page's text.
+    const asked = await waitFor(() => smtp.to(sales)[0], 10_000);
+    const askedText = decodedMail(asked.data);
+    expect(askedText).toContain(`asked that its form submissions be mailed to this address`);
+    expect(askedText).not.toContain('Write to us');
+    const link = /http:\/\/[^\s"<>]+\/api\/forms\/recipients\/confirm\?token=([\w-]+)/.exec(
+      askedText,
+    )!;
+    expect(link).not.toBeNull();
+    const token = link[1]!;
+
+    // Until it confirms, submissions are mailed to the owner, not to the address.
+    await sendContact('While the address has not answered');
+    await waitFor(() => mailsWith(ownerEmail, 'While the address has not answered')[0], 10_000);
+    expect(mailsWith(sales, 'While the address has not answered')).toEqual([]);
+
+    // Asking again so soon is refused: the address is not flooded.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/domains/clone/${siteId}/forms/${contact.key}/recipient/confirmation`,
+      headers: owner.headers,
+    });
+    expect(again.statusCode).toBe(429);
+    expect(smtp.to(sales)).toHaveLength(1);
+
+    // Opening the link answers nothing (mail scanners open links); its buttons do.
+    const opened = await t.app.inject({ url: `/api/forms/recipients/confirm?token=${token}` });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.headers['content-type']).toContain('text/html');
+    expect(opened.body).toContain('Yes, mail them here');
+    expect((await contactKey()).recipient!.status).toBe('pending');
+    const confirm = (answer: string, value = token) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/forms/recipients/confirm',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ token: value, answer }).toString(),
+      });
+    const confirmed = await confirm('confirm');
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.body).toContain('Confirmed');
+    expect((await contactKey()).recipient).toEqual({ email: sales, status: 'confirmed' });
+    expect((await confirm('confirm', 'A'.repeat(43))).statusCode).toBe(404);
+
+    // Now the contact form's mails go to the address, with the visitor's Reply-To and a way out.
+    const owned = smtp.to(ownerEmail).length;
+    await sendContact('After the address confirmed');
+    const forwarded = await waitFor(
+      () => mailsWith(sales, 'After the address confirmed')[0],
+      10_000,
+    );
+    const forwardedText = decodedMail(forwarded.data);
+    expect(forwardedText).toMatch(/^Reply-To: di@example\.net/m);
+    expect(forwardedText).toContain(`To stop them: ${link[0]}`);
+    await submit('/newsletter.php', form({ email: 'still.owner@example.net' }), { from: '/' });
+    await waitFor(() => mailsWith(ownerEmail, 'still.owner@example.net')[0], 10_000);
+    expect(mailsWith(ownerEmail, 'After the address confirmed')).toEqual([]);
+    expect(smtp.to(ownerEmail).length).toBe(owned + 1);
+
+    // The address may stop them at any time: they go to the owner again.
+    expect((await confirm('decline')).body).toContain('Declined');
+    expect((await contactKey()).recipient!.status).toBe('declined');
+    await sendContact('After the address declined');
+    await waitFor(() => mailsWith(ownerEmail, 'After the address declined')[0], 10_000);
+    expect(mailsWith(sales, 'After the address declined')).toEqual([]);
+
+    // The owner can take the recipient away; the other settings stay.
+    const cleared = await t.app.inject({
+      method: 'PUT',
+      url: `/api/domains/clone/${siteId}/forms/${contact.key}`,
+      headers: owner.headers,
+      payload: { enabled: true, redirectUrl: null, notify: 'each', recipient: null },
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json()).toMatchObject({ recipient: null, enabled: true });
+  }, 90_000);
+
   it('lets only the owner read, mark and delete, and deletes submissions with the site', async () => {
     const stranger = await signUp(t, 'pro');
     const list = await t.app.inject({

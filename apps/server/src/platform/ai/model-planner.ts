@@ -88,6 +88,7 @@ const EDIT_RULES = [
   'Keep the layout: change only what the instructions ask for, and never write texts the instructions do not give or clearly imply.',
   'To add a newsletter or email sign-up, use insertHtml with position "append" on the footer (on "body" when the outline has no footer) and exactly this html, its texts translated to the page\'s language if it is not English:',
   NEWSLETTER_FORM,
+  'To send a form\'s submissions to an address ("send the contact form to sales@example.com", "forward form submissions to …", "contact form emails should go to …"), use setFormRecipient with that email, exactly as the instructions write it, and "form": omit it for the contact form, "newsletter" for the sign-up form, "all" for every form, or the id of the one form named. It changes no page. Use it only when the instructions give the address.',
 ].join(' ');
 
 /**
@@ -149,6 +150,19 @@ function withBrand(plan: EditPlan, brand: { from?: string | undefined; to: strin
 }
 
 /**
+ * Where a form's mails go comes from the owner's words only: a recipient whose address the
+ * instructions do not write is left out of the plan. A page's text (the outline is a stranger's
+ * words) could otherwise ask a model to send the owner's leads elsewhere.
+ */
+export function withOwnRecipients(plan: EditPlan, instructions: string): EditPlan {
+  const said = instructions.toLowerCase();
+  const ops = plan.ops.filter(
+    (op) => op.op !== 'setFormRecipient' || said.includes(op.email.trim().toLowerCase()),
+  );
+  return ops.length === plan.ops.length ? plan : { ...plan, ops };
+}
+
+/**
  * Turns instructions into an edit plan with any OpenAI-compatible chat endpoint through the `ai`
  * SDK's structured output. The model sees the instructions and a compact outline, never the raw
  * page. An answer that is not a valid plan is retried once with the validation error, then
@@ -183,7 +197,8 @@ export function createModelPlanner(options: {
             maxRetries: 1,
             abortSignal: signal,
           });
-          const { unparsed, brand, ...plan } = output;
+          const { unparsed, brand, ...answered } = output;
+          const plan = withOwnRecipients(answered, request.instructions);
           return { plan: request.rewriteFor ? withBrand(plan, brand) : plan, unparsed };
         } catch (err) {
           if (signal.aborted)

@@ -626,6 +626,20 @@ export interface FormSettingsTable {
   notify: 'each' | 'daily' | 'off';
   webhook_url: string | null;
   webhook_secret: string | null;
+  /** Where its mails go instead of the owner's address, once `form_recipients` says confirmed. */
+  recipient_email: string | null;
+}
+
+/** An address a site's form mails were sent to by a published edit, and its answer. */
+export interface FormRecipientsTable {
+  site_id: string;
+  email: string;
+  status: 'pending' | 'confirmed' | 'declined';
+  token_hash: string;
+  requested_at: string;
+  answered_at: string | null;
+  mails_sent: number;
+  last_mailed_at: string | null;
 }
 
 /** A submission's signed webhook delivery and its tries. */
@@ -720,6 +734,7 @@ export interface Database {
   form_submissions: FormSubmissionsTable;
   form_files: FormFilesTable;
   form_webhook_deliveries: FormWebhookDeliveriesTable;
+  form_recipients: FormRecipientsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -25,6 +25,7 @@ import * as m0023ChangeReports from './0023-change-reports.js';
 import * as m0024Watches from './0024-watches.js';
 import * as m0025VisualDiffs from './0025-visual-diffs.js';
 import * as m0026Forms from './0026-forms.js';
+import * as m0027FormRecipients from './0027-form-recipients.js';
 import * as m0028ArchiveImports from './0028-archive-imports.js';
 
 /**
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '0024-watches': m0024Watches,
   '0025-visual-diffs': m0025VisualDiffs,
   '0026-forms': m0026Forms,
+  '0027-form-recipients': m0027FormRecipients,
   '0028-archive-imports': m0028ArchiveImports,
 };

@@ -47,6 +47,18 @@ export function updateForm(
   });
 }
 
+/**
+ * Mails a form's pending recipient its confirmation again ("send the contact form to sales@…"):
+ * a 429 says it was sent recently, a 409 that it was sent all it may get.
+ */
+export function resendRecipientConfirmation(id: string, formKey: string): Promise<SiteFormSummary> {
+  return api.post<SiteFormSummary>(
+    `${site(id)}/forms/${encodeURIComponent(formKey)}/recipient/confirmation`,
+    {},
+    { defaultMessage: 'Failed to send the confirmation mail' },
+  );
+}
+
 /** A page of submissions, the newest first; `before` is the previous page's `nextBefore`. */
 export function getSubmissions(
   id: string,

@@ -52,6 +52,7 @@ function makeForm(overrides: Partial<SiteFormSummary> = {}): SiteFormSummary {
     notify: 'each',
     webhookUrl: null,
     webhookSecret: null,
+    recipient: null,
     submissions: 4,
     spam: 1,
     lastSubmissionAt: null,
@@ -299,6 +300,55 @@ describe('forms on the site page (issue 34)', () => {
       webhookUrl: 'https://hooks.example/forms',
     });
     expect(await contact!.findByText('whsec_test')).toBeTruthy();
+  });
+
+  it('shows where the mails go: an address of its own until it confirms, asked again, or taken back', async () => {
+    const pending = makeForm({ recipient: { email: 'sales@example.com', status: 'pending' } });
+    const panel = await renderPanel(
+      {
+        forms: [
+          pending,
+          makeForm({
+            key: 'newsKey00001',
+            id: 'newsletter',
+            kind: 'newsletter',
+            recipient: { email: 'news@example.com', status: 'confirmed' },
+          }),
+          makeForm({ key: 'otherKey0001', id: 'other', kind: 'other' }),
+        ],
+      },
+      {
+        'POST /domains/clone/s1/forms/contactKey01/recipient/confirmation': { body: pending },
+        'PUT /domains/clone/s1/forms/contactKey01': ({ body }) => ({
+          body: makeForm({ ...(body as FormSettingsInput), recipient: null }),
+        }),
+      },
+    );
+    const [contact, news, other] = forms(panel);
+    expect(
+      contact!.getByText(
+        sentence('sales@example.com has not confirmed yet: until it does, mails go to you.'),
+      ),
+    ).toBeTruthy();
+    expect(news!.getByText(sentence('Mails go to news@example.com instead of you.'))).toBeTruthy();
+    expect(news!.queryByRole('button', { name: 'Send the confirmation again' })).toBeNull();
+    expect(other!.getByText(/Send the contact form to sales@example.com/)).toBeTruthy();
+
+    fireEvent.click(contact!.getByRole('button', { name: 'Send the confirmation again' }));
+    expect(await screen.findByText('Confirmation mail sent to sales@example.com.')).toBeTruthy();
+    expect(
+      calls('POST', '/domains/clone/s1/forms/contactKey01/recipient/confirmation'),
+    ).toHaveLength(1);
+
+    fireEvent.click(contact!.getByRole('button', { name: 'Mail me instead' }));
+    await waitFor(() =>
+      expect(calls('PUT', '/domains/clone/s1/forms/contactKey01').map((c) => c.body)).toEqual([
+        { enabled: true, redirectUrl: null, notify: 'each', recipient: null },
+      ]),
+    );
+    await waitFor(() =>
+      expect(contact!.queryByRole('button', { name: 'Mail me instead' })).toBeNull(),
+    );
   });
 
   it("shows the server's message when it refuses the settings", async () => {

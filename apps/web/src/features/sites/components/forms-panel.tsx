@@ -34,6 +34,7 @@ import {
   getForms,
   getSubmissions,
   markSubmission,
+  resendRecipientConfirmation,
   updateForm,
   type SubmissionView,
 } from '../api/form-api';
@@ -304,6 +305,13 @@ function FormSettings({
           ))}
         </select>
       </div>
+      <Recipient
+        siteId={siteId}
+        form={form}
+        disabled={saving !== null}
+        onRemove={() => void save({ recipient: null }, 'setting')}
+        onSaved={onSaved}
+      />
       <AddressForm
         id={redirectId}
         label={t('site.forms.redirect')}
@@ -335,6 +343,76 @@ function FormSettings({
           {t('site.forms.webhookSecret')} <code dir="ltr">{form.webhookSecret}</code>
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * Where the form's mails go: the owner's address, or the one a published edit gave it ("send the
+ * contact form to sales@…"), which gets them only once it confirms. The owner may ask it again
+ * or take it back; a new one comes from an instruction, reviewed in a draft like every edit.
+ */
+function Recipient({
+  siteId,
+  form,
+  disabled,
+  onRemove,
+  onSaved,
+}: {
+  siteId: string;
+  form: SiteFormSummary;
+  disabled: boolean;
+  onRemove: () => void;
+  onSaved: (saved: SiteFormSummary) => void;
+}) {
+  const { t } = useI18n();
+  const [sending, setSending] = useState(false);
+  const recipient = form.recipient;
+  if (!recipient)
+    return <p className="field-hint site-form-recipient">{t('site.forms.recipient.none')}</p>;
+
+  const handleResend = async () => {
+    setSending(true);
+    try {
+      onSaved(await resendRecipientConfirmation(siteId, form.key));
+      notify.success(t('site.forms.recipient.resent', { email: recipient.email }));
+    } catch (error) {
+      notify.error(getErrorMessage(error, t('site.forms.recipient.resendFailed')));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <div className="site-form-recipient" data-status={recipient.status}>
+      <p className="field-label">{t('site.forms.recipient.title')}</p>
+      <p>
+        {withLtr(
+          (email) => t(`site.forms.recipient.${recipient.status}`, { email }),
+          recipient.email,
+        )}
+      </p>
+      <div className="site-form-recipient-actions">
+        {recipient.status === 'pending' && (
+          <button
+            type="button"
+            className="button button-outline"
+            disabled={disabled || sending}
+            aria-busy={sending || undefined}
+            onClick={() => void handleResend()}
+          >
+            {sending ? t('site.forms.recipient.resending') : t('site.forms.recipient.resend')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button-outline"
+          disabled={disabled || sending}
+          onClick={onRemove}
+        >
+          {t('site.forms.recipient.remove')}
+        </button>
+      </div>
     </div>
   );
 }

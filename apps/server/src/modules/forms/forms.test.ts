@@ -21,7 +21,17 @@ const page = (title: string, body: string, lang = 'en') =>
 const PAGES: Record<string, string> = {
   '/': page(
     'Bakery',
-    '<h1>Our bakery</h1><form action="/search"><input type="search" name="q"></form><p><a href="/contact/thank-you.html">Letters we answered</a></p>',
+    '<h1>Our bakery</h1><form action="/search"><input type="search" name="q"></form><p><a href="/contact/thank-you.html">Letters we answered</a> <a href="/search?q=loaves">Our loaves</a></p>',
+  ),
+  // The one results page of the site's search the crawl finds: the template of the others.
+  '/search': page(
+    'Search',
+    `<main class="search-page"><h1 class="search-title">Results for <em>loaves</em></h1>
+      <form action="/search"><input type="search" name="q" value="loaves"></form>
+      <ol class="results">
+      <li class="result" id="r1"><h3><a href="/contact/">Contact</a></h3><p class="date">May 2023</p><p class="excerpt">Write to us to order loaves for the weekend, by mail or by phone.</p></li>
+      <li class="result" id="r2"><h3><a href="/jobs/">Jobs</a></h3><p class="date">June 2022</p><p class="excerpt">We look for bakers of loaves, full or part time, early mornings.</p></li>
+      </ol></main>`,
   ),
   '/contact/': page(
     'Contact',
@@ -506,20 +516,33 @@ describe('forms on a hosted copy, its original stopped', () => {
     }
   });
 
-  it("answers the site's own search from an index of the copy's pages", async () => {
+  it("answers the site's own search from an index of the copy's pages, in its results template", async () => {
+    // The results page the crawl captured is the copy's, as it was.
+    const captured = await t.app.inject({ url: '/search?q=loaves', headers: { host } });
+    expect(captured.body).toContain('Write to us to order loaves');
+
     const found = await t.app.inject({ url: '/search?q=APPL', headers: { host } });
     expect(found.statusCode).toBe(200);
     expect(found.headers['content-type']).toContain('text/html');
-    expect(found.body).toContain('1 page for “APPL”');
-    expect(found.body).toContain('<a href="/jobs/">Jobs</a>');
-    expect(found.body).toContain('<mark>Apply</mark>');
-    // The search box again, with the words in it; a hostile term comes back escaped.
+    // The site's own page: its menu, its heading and box with the words searched, its footer form.
+    expect(found.body).toContain('<a href="/quote">Quote</a>');
+    expect(found.body).toContain('<h1 class="search-title">Results for <em>APPL</em></h1>');
     expect(found.body).toContain('name="q" value="APPL"');
+    expect(found.body).toMatch(/<form id="newsletter"[\s\S]*<mirror-hp data-key=/);
+    // Its results are ours, in its first result's markup (not the captured page's results page).
+    expect(found.body.match(/<li class="result">/g)).toHaveLength(1);
+    expect(found.body).toMatch(
+      /<li class="result"><h3><a href="\/jobs\/">Jobs<\/a><\/h3><p class="excerpt">[^<]*<mark>Apply<\/mark>/,
+    );
+    expect(found.body).not.toContain('June 2022');
+    expect(found.body).not.toContain('id="r1"');
+    // A hostile term comes back escaped, nothing found said where the results were.
     const none = await t.app.inject({
       url: `/search?q=${encodeURIComponent('<script>x</script>')}`,
       headers: { host },
     });
     expect(none.body).toContain('No page of this site has “&lt;script&gt;x&lt;/script&gt;”.');
+    expect(none.body).toContain('Results for <em>&lt;script&gt;x&lt;/script&gt;</em>');
     expect(none.body).not.toContain('<script>x');
     // Other queries are the copy's as before.
     const plain = await t.app.inject({ url: '/?utm_source=x', headers: { host } });

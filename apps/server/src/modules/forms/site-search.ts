@@ -2,8 +2,9 @@
  * Site search on copies (issue 34, item 5; docs/forms.md, "Site search"): a search with the site's
  * own search form whose results page the crawl could not capture is answered by the sites host
  * from a full-text index (MiniSearch) of the copy's pages, built on first use per version and kept
- * for the last few. The results page is the host's own, in the site's language, with the site's
- * search box again.
+ * for the last few. The results page is the site's own results template where the crawl captured
+ * one (`search-template.ts`), else the host's own, in the site's language, with the site's search
+ * box again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -19,6 +20,7 @@ import type { SiteLogger, SiteSource } from '../../hosting/site-server.js';
 import type { FormCapture } from './form-capture.js';
 import { FORM_TEXTS } from './form-texts.js';
 import { hostPage, send } from './host-pages.js';
+import { searchTemplateOf, type SearchTemplate } from './search-template.js';
 
 export const SITE_SEARCH_LIMITS = {
   /** Pages indexed per version (the first in the manifest's order). */
@@ -31,6 +33,10 @@ export const SITE_SEARCH_LIMITS = {
   results: 50,
   /** Versions whose index is kept. */
   versions: 4,
+  /** Captured results pages tried as a template, per search. */
+  templateCandidates: 3,
+  /** Templates (or their absence) kept, per version and search address. */
+  templates: 64,
 } as const;
 
 interface Page {
@@ -64,7 +70,62 @@ export function createSiteSearch(deps: SiteSearchDeps) {
     return pending;
   }
 
+  const templates = new Map<string, Promise<SearchTemplate | undefined>>();
+
+  /**
+   * The site's own results page for a search address: a page the crawl captured of it with words
+   * searched (`/search?q=foo`), read as a template; undefined when none was, or none is confident.
+   */
+  function templateOf(
+    versionId: string,
+    manifest: Manifest,
+    path: string,
+    field: string,
+  ): Promise<SearchTemplate | undefined> {
+    const key = `${versionId} ${path}`;
+    let pending = templates.get(key);
+    if (pending === undefined) {
+      pending = findTemplate(manifest, path, field).catch(() => undefined);
+      if (templates.size >= SITE_SEARCH_LIMITS.templates)
+        templates.delete(templates.keys().next().value!);
+      templates.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function findTemplate(
+    manifest: Manifest,
+    path: string,
+    field: string,
+  ): Promise<SearchTemplate | undefined> {
+    const captured = manifest.entries
+      .filter(
+        (e) =>
+          e.kind === 'page' &&
+          e.status === 200 &&
+          e.hash !== '' &&
+          e.contentType.includes('html') &&
+          e.size <= SITE_SEARCH_LIMITS.pageBytes &&
+          e.path.startsWith(`${path}?`) &&
+          new URLSearchParams(e.path.slice(path.length + 1)).get(field)?.trim(),
+      )
+      .slice(0, SITE_SEARCH_LIMITS.templateCandidates);
+    for (const entry of captured) {
+      const oldTerm = new URLSearchParams(entry.path.slice(path.length + 1)).get(field)!.trim();
+      const html = (await readBlob(deps.blobs, entry.hash)).toString('utf8');
+      const template = searchTemplateOf(html, field, oldTerm);
+      if (template) return template;
+    }
+    return undefined;
+  }
+
   async function build(manifest: Manifest): Promise<Index> {
+    // A results page the crawl captured (`/search?q=foo`) lists pages; it is none of them.
+    const searches = siteSearchesOf(manifest);
+    const isResults = (path: string) => {
+      const q = path.indexOf('?');
+      return q !== -1 && searches.has(path.slice(0, q));
+    };
     const index: Index = new MiniSearch<Page>({
       fields: ['title', 'text'],
       storeFields: ['title', 'head'],
@@ -78,7 +139,8 @@ export function createSiteSearch(deps: SiteSearchDeps) {
           e.hash !== '' &&
           e.contentType.includes('html') &&
           e.size <= SITE_SEARCH_LIMITS.pageBytes &&
-          e.path !== manifest.fallback?.path,
+          e.path !== manifest.fallback?.path &&
+          !isResults(e.path),
       )
       .slice(0, SITE_SEARCH_LIMITS.pages);
     for (const entry of pages) {
@@ -114,6 +176,21 @@ export function createSiteSearch(deps: SiteSearchDeps) {
       const url = req.url ?? '/';
       const path = url.slice(0, url.indexOf('?'));
       const field = siteSearchesOf(manifest).get(path) ?? 'q';
+      const template = await templateOf(site.versionId, manifest, path, field);
+      if (template) {
+        const hits = results.map((r) => ({
+          href: r.id as string,
+          title: r['title'] as string,
+          snippet: snippet(r['head'] as string, r.terms),
+        }));
+        return send(
+          req,
+          res,
+          200,
+          'text/html; charset=utf-8',
+          template.render(term, hits, texts.searchNone(term)),
+        );
+      }
       const box = `<form role="search" action="${escapeUTF8(path)}" method="get"><input type="search" name="${escapeUTF8(field)}" value="${escapeUTF8(term)}" aria-label="${escapeUTF8(texts.search)}"> <button>${escapeUTF8(texts.search)}</button></form>`;
       const list =
         results.length === 0
@@ -136,6 +213,7 @@ export function createSiteSearch(deps: SiteSearchDeps) {
     handle,
     invalidate() {
       indexes.clear();
+      templates.clear();
     },
   };
 }

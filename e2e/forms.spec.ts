@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { text } from './support/locales';
 import { waitForMailWith } from './support/outbox';
-import { expectScreenFits, LAPTOP } from './support/screen-fit';
+import { expectScreenFits, LAPTOP, PHONES } from './support/screen-fit';
 import { authHeaders, waitForRun } from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
@@ -116,6 +116,46 @@ test("a visitor sends a copy's contact form with its original gone, and the owne
       // A phone opens the page with its sections closed: the address keeps this one open.
       await expect(submission).toBeVisible();
       await expect(submission).toContainText('Two rye loaves for Friday, please.');
+    },
+  });
+
+  // "Send the contact form to sales@…": a draft, published, then the address is asked.
+  const sales = `sales.department.${Date.now()}@example.com`;
+  const customized = await request.put(`/api/domains/clone/${id}/customize`, {
+    headers,
+    data: { customizations: { instructions: `Send the contact form to ${sales}` } },
+  });
+  expect(customized.ok()).toBe(true);
+  let draftId = '';
+  await expect
+    .poll(
+      async () => {
+        const versions = (await (
+          await request.get(`/api/domains/clone/${id}/versions`, { headers })
+        ).json()) as { id: string; draft?: boolean; status: string }[];
+        draftId = versions.find((v) => v.draft && v.status === 'completed')?.id ?? '';
+        return draftId;
+      },
+      { timeout: 60_000 },
+    )
+    .not.toBe('');
+  const published = await request.post(`/api/domains/clone/${id}/versions/${draftId}/publish`, {
+    headers,
+  });
+  expect(published.ok()).toBe(true);
+  expect(await waitForMailWith(sales, 'Nothing is sent here unless you confirm')).toContain(
+    '/api/forms/recipients/confirm?token=',
+  );
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`/dashboard/site/${id}?open=forms`);
+  await expect(form).toContainText(en('site.forms.recipient.pending', { email: sales }));
+  await expect(
+    form.getByRole('button', { name: en('site.forms.recipient.resend'), exact: true }),
+  ).toBeVisible();
+  await expectScreenFits(page, 'site-forms-recipient', {
+    viewports: [LAPTOP, ...PHONES],
+    ready: async () => {
+      await expect(form).toContainText(en('site.forms.recipient.pending', { email: sales }));
     },
   });
 });

@@ -703,6 +703,30 @@ describe('forms on a hosted copy, its original stopped', () => {
     expect(mailsWith(ownerEmail, 'After the address confirmed')).toEqual([]);
     expect(smtp.to(ownerEmail).length).toBe(owned + 1);
 
+    // A daily digest of the form's submissions goes to it too, with the way out.
+    const setContact = (notify: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/domains/clone/${siteId}/forms/${contact.key}`,
+        headers: owner.headers,
+        payload: { enabled: true, redirectUrl: null, notify },
+      });
+    expect((await setContact('daily')).statusCode).toBe(200);
+    await sendContact('For the digest of the address');
+    await t.app.database.db
+      .updateTable('form_submissions')
+      .set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+      .where('mailed_at', 'is', null)
+      .execute();
+    expect(await t.app.formsService.sendDigests()).toBeGreaterThanOrEqual(1);
+    const digest = await waitFor(
+      () => mailsWith(sales, 'For the digest of the address')[0],
+      10_000,
+    );
+    expect(decodedMail(digest.data)).toContain(`To stop them: ${link[0]}`);
+    expect(mailsWith(ownerEmail, 'For the digest of the address')).toEqual([]);
+    expect((await setContact('each')).statusCode).toBe(200);
+
     // The address may stop them at any time: they go to the owner again.
     expect((await confirm('decline')).body).toContain('Declined');
     expect((await contactKey()).recipient!.status).toBe('declined');

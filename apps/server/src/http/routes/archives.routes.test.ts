@@ -54,11 +54,7 @@ function multipart(name: string, file: Buffer, fields: Record<string, string> = 
   return Buffer.concat(parts);
 }
 
-function upload(
-  t: TestApp,
-  headers: Record<string, string>,
-  payload: Buffer | Readable,
-): ReturnType<TestApp['app']['inject']> {
+function upload(t: TestApp, headers: Record<string, string>, payload: Buffer | Readable) {
   return t.app.inject({
     method: 'POST',
     url: '/api/domains/clone/archive',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PLAN_STORAGE_BYTES, STORAGE_MESSAGES } from '@mirror/contract';
+import { readBlob } from '@mirror/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   fromSite,
@@ -119,7 +120,7 @@ describe('storage: garbage collection', () => {
       .where('site_id', '=', copy.id)
       .executeTakeFirstOrThrow();
     const manifest = JSON.parse(
-      Buffer.concat(await Array.fromAsync(t.app.blobs.read(version.manifest_hash!))).toString(),
+      (await readBlob(t.app.blobs, version.manifest_hash!)).toString('utf8'),
     ) as { capture?: { hash: string; size: number } };
     expect(manifest.capture).toBeDefined();
     const listed = await t.app.database.db

@@ -32,6 +32,7 @@ const SERIAL: Record<string, string[]> = {
     'src/modules/screenshots/*.test.ts',
     'src/modules/ideas/reference-screenshots.test.ts',
     'src/http/routes/screenshots.routes.test.ts',
+    'src/http/routes/archives.routes.test.ts',
     'src/roles/*.test.ts',
   ],
 };
@@ -79,6 +80,7 @@ const SERVICE_MATRIX: Record<string, string[]> = {
 const MATRIX_SKIPS: Record<string, string[]> = {
   server: [
     'src/http/routes/screenshots.routes.test.ts',
+    'src/http/routes/archives.routes.test.ts',
     // Their store code is all run by customize.routes and rewrite-payments.routes.
     'src/http/routes/ai-rewrite.routes.test.ts',
     'src/http/routes/restore-page.routes.test.ts',

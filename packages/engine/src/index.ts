@@ -29,3 +29,4 @@ export {
 export { importArchive, type ImportArchiveOptions } from './crawl/import-archive.js';
 export { readCaptureLog, type CapturedResponses } from './crawl/capture-log.js';
 export * from './archive/index.js';
+export { createVersionClient } from './export/version-client.js';

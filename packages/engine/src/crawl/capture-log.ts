@@ -80,3 +80,28 @@ export async function readCaptureLog(
   }
   return { userAgent, records };
 }
+
+/**
+ * A file's response as the origin answered it: from the capture log, else (a manifest older than
+ * capture logs) from the entry's kept headers at the version's date.
+ */
+export function capturedResponseOf(
+  entry: ManifestEntry,
+  captured: CapturedResponses,
+  createdAt: string,
+): CaptureRecord {
+  const logged = captured.records.get(entry.url);
+  if (logged) return logged;
+  const headers: [string, string][] = [];
+  const type = entry.sourceContentType ?? entry.contentType;
+  if (type) headers.push(['content-type', type]);
+  for (const [name, value] of Object.entries(entry.headers)) {
+    // A kept location is the copy's rewritten one; the original's is the redirect's target URL.
+    if (name !== 'location') headers.push([name, value]);
+  }
+  if (entry.status >= 300 && entry.status < 400 && entry.headers['location'])
+    headers.push(['location', new URL(entry.headers['location'], entry.url).href]);
+  if (entry.etag) headers.push(['etag', entry.etag]);
+  if (entry.lastModified) headers.push(['last-modified', entry.lastModified]);
+  return { url: entry.url, at: createdAt, status: entry.status, headers };
+}

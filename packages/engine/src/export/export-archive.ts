@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { decodeHTML } from 'entities';
 import { writeWacz, writeWarc, type WarcInput } from '../archive/index.js';
-import { readCaptureLog } from '../crawl/capture-log.js';
+import { capturedResponseOf, readCaptureLog } from '../crawl/capture-log.js';
 import { DEFAULTS, FALLBACK_PATH } from '../crawl/defaults.js';
 import { readBlob } from '../storage/blob-utils.js';
-import type { BlobStore, CaptureRecord, Manifest, ManifestEntry } from '../types.js';
+import type { BlobStore, Manifest, ManifestEntry } from '../types.js';
 
 export type ArchiveFormat = 'warc' | 'wacz';
 
@@ -56,7 +56,7 @@ export async function writeVersionArchive(
 
   async function* records(): AsyncIterable<WarcInput> {
     for (const entry of manifest.entries) {
-      const record = captured.records.get(entry.url) ?? synthesized(entry, manifest.createdAt);
+      const record = capturedResponseOf(entry, captured, manifest.createdAt);
       const date = new Date(record.at);
       const body = entry.sourceHash ?? entry.hash;
       const redirect = entry.status >= 300 && entry.status < 400;
@@ -125,22 +125,6 @@ export async function writeVersionArchive(
 /** A page a visitor opens: a 200 HTML page of the site, not the "page not found" answer. */
 function isListedPage(entry: ManifestEntry): boolean {
   return entry.kind === 'page' && entry.status === 200 && entry.path !== FALLBACK_PATH;
-}
-
-/** The response of a file whose run kept no capture log (a manifest older than them). */
-function synthesized(entry: ManifestEntry, createdAt: string): CaptureRecord {
-  const headers: [string, string][] = [];
-  const type = entry.sourceContentType ?? entry.contentType;
-  if (type) headers.push(['content-type', type]);
-  for (const [name, value] of Object.entries(entry.headers)) {
-    // A kept location is the copy's rewritten one; the original's is the redirect's target URL.
-    if (name !== 'location') headers.push([name, value]);
-  }
-  if (entry.status >= 300 && entry.status < 400 && entry.headers['location'])
-    headers.push(['location', new URL(entry.headers['location'], entry.url).href]);
-  if (entry.etag) headers.push(['etag', entry.etag]);
-  if (entry.lastModified) headers.push(['last-modified', entry.lastModified]);
-  return { url: entry.url, at: createdAt, status: entry.status, headers };
 }
 
 /** The headers as answered, describing the decoded payload the archive holds. */

@@ -1,3 +1,4 @@
+import type { FidelityReportResponse } from '@mirror/contract';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +10,7 @@ import yazl from 'yazl';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromSite, mirrorSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 
 // Web archives in and out (issue 35): a version downloaded as WARC and WACZ reads back with the
 // engine's reader, byte for byte; an uploaded WACZ becomes a hosted copy; a bad archive is answered
@@ -21,9 +22,9 @@ afterEach(async () => {
 
 const MB = 1024 * 1024;
 
-async function setup() {
+async function setup(env: Record<string, string> = {}) {
   const site = await startFixtureSite(3);
-  const t = await createTestApp(SERVICE_ENV);
+  const t = await createTestApp({ ...SERVICE_ENV, ...env });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archives-test-'));
   cleanups.push(
     () => site.close(),
@@ -126,97 +127,111 @@ async function manifestOf(t: TestApp, siteId: string) {
 }
 
 describe('web archives (issue 35)', { timeout: 120_000 }, () => {
-  it('downloads a version as WARC and WACZ that read back byte for byte, and hosts the WACZ as a new copy', async () => {
-    const { site, t, dir } = await setup();
-    const owner = await signUp(t, 'pro');
-    const mirrored = await mirrorSite(t, site.url, owner.headers);
-    expect(mirrored.readings.at(-1)?.status).toBe('completed');
-    const { versionId, manifest } = await manifestOf(t, mirrored.id);
-    const base = `/api/domains/clone/${mirrored.id}/versions/${versionId}`;
+  it(
+    'downloads a version as WARC and WACZ that read back byte for byte, and hosts the WACZ as a new copy checked against it',
+    { timeout: 300_000 },
+    async () => {
+      const { site, t, dir } = await setup({ FIDELITY_CHECKS: 'true' });
+      const owner = await signUp(t, 'pro');
+      const mirrored = await mirrorSite(t, site.url, owner.headers);
+      expect(mirrored.readings.at(-1)?.status).toBe('completed');
+      const { versionId, manifest } = await manifestOf(t, mirrored.id);
+      const base = `/api/domains/clone/${mirrored.id}/versions/${versionId}`;
 
-    const files: Record<string, string> = {};
-    for (const [extension, type] of [
-      ['warc.gz', 'application/warc'],
-      ['wacz', 'application/wacz+zip'],
-    ] as const) {
-      const res = await t.app.inject({
-        url: `${base}/export.${extension}`,
-        headers: owner.headers,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-type']).toBe(type);
-      expect(res.headers['content-disposition']).toMatch(
-        new RegExp(`^attachment; filename="[a-z0-9-]+-v1\\.${extension.replace('.', '\\.')}"$`),
+      const files: Record<string, string> = {};
+      for (const [extension, type] of [
+        ['warc.gz', 'application/warc'],
+        ['wacz', 'application/wacz+zip'],
+      ] as const) {
+        const res = await t.app.inject({
+          url: `${base}/export.${extension}`,
+          headers: owner.headers,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.headers['content-type']).toBe(type);
+        expect(res.headers['content-disposition']).toMatch(
+          new RegExp(`^attachment; filename="[a-z0-9-]+-v1\\.${extension.replace('.', '\\.')}"$`),
+        );
+        const file = path.join(dir, `export.${extension}`);
+        fs.writeFileSync(file, res.rawPayload);
+        files[extension] = file;
+        const archive = await openArchive(file, {
+          store: createMemoryBlobStore(),
+          maxBytes: 50 * MB,
+        });
+        // Every file the copy kept is in the archive as the origin sent it.
+        for (const entry of manifest.entries) {
+          if (entry.status !== 200 || entry.path.startsWith('/_mirror')) continue;
+          const archived = archive.get(entry.url);
+          expect(archived, entry.url).toBeDefined();
+          const original = await readBlob(t.app.blobs, entry.sourceHash ?? entry.hash);
+          expect(archived!.hash, entry.url).toBe(sha256(original));
+        }
+        if (extension === 'wacz') {
+          expect(archive.info.format).toBe('wacz');
+          expect(archive.pages().map((p) => new URL(p.url).pathname)).toContain('/page-1.html');
+        }
+      }
+      // The temporary files of the exports are gone.
+      expect(fs.readdirSync(os.tmpdir()).filter((n) => /^mirror-archive-\w{6}$/.test(n))).toEqual(
+        [],
       );
-      const file = path.join(dir, `export.${extension}`);
-      fs.writeFileSync(file, res.rawPayload);
-      files[extension] = file;
-      const archive = await openArchive(file, {
-        store: createMemoryBlobStore(),
-        maxBytes: 50 * MB,
-      });
-      // Every file the copy kept is in the archive as the origin sent it.
-      for (const entry of manifest.entries) {
-        if (entry.status !== 200 || entry.path.startsWith('/_mirror')) continue;
-        const archived = archive.get(entry.url);
-        expect(archived, entry.url).toBeDefined();
-        const original = await readBlob(t.app.blobs, entry.sourceHash ?? entry.hash);
-        expect(archived!.hash, entry.url).toBe(sha256(original));
-      }
-      if (extension === 'wacz') {
-        expect(archive.info.format).toBe('wacz');
-        expect(archive.pages().map((p) => new URL(p.url).pathname)).toContain('/page-1.html');
-      }
-    }
-    // The temporary files of the exports are gone.
-    expect(fs.readdirSync(os.tmpdir()).filter((n) => /^mirror-archive-\w{6}$/.test(n))).toEqual([]);
 
-    // The WACZ, uploaded by another account, becomes a hosted copy; the original is stopped.
-    await site.close();
-    const other = await signUp(t);
-    const res = await upload(
-      t,
-      other.headers,
-      multipart('fixture.wacz', fs.readFileSync(files['wacz']!)),
-    );
-    expect(res.statusCode, res.body).toBe(201);
-    const answer = res.json();
-    expect(answer.archive).toMatchObject({ format: 'wacz', startUrl: `${site.url}/` });
-    expect(answer.archive.pages).toBeGreaterThanOrEqual(4);
-    const readings = await pollToEnd(t, answer.site.id, other.headers);
-    expect(readings.at(-1)).toMatchObject({ status: 'completed' });
-    for (const [pathname, text] of [
-      ['/', 'Version 1 /'],
-      ['/page-2.html', 'Version 1 /page-2.html'],
-    ] as const) {
-      const page = await fromSite(t, answer.site.previewUrl, pathname);
-      expect(page.statusCode, pathname).toBe(200);
-      expect(page.body).toContain(text);
-    }
-    const versions = await t.app.inject({
-      url: `/api/domains/clone/${answer.site.id}/versions`,
-      headers: other.headers,
-    });
-    expect(versions.json()[0].importedFrom).toEqual({
-      name: 'fixture.wacz',
-      format: 'wacz',
-      software: 'Mirror 0.1.0',
-      responses: expect.any(Number),
-    });
-    // No live original to compare with: the copy is not checked against the live address.
-    const check = await t.app.inject({
-      method: 'POST',
-      url: `/api/domains/clone/${answer.site.id}/fidelity`,
-      headers: other.headers,
-      payload: {},
-    });
-    expect(check.statusCode).toBe(409);
-    expect(check.json().message).toBe(
-      'This copy was made from a web archive: there is no live original to compare it with.',
-    );
-    // The uploaded file is no longer held once the run ended: a sweep may take it.
-    expect(await t.app.database.db.selectFrom('blob_holds').selectAll().execute()).toEqual([]);
-  });
+      // The WACZ, uploaded by another account, becomes a hosted copy; the original is stopped.
+      await site.close();
+      const other = await signUp(t);
+      const res = await upload(
+        t,
+        other.headers,
+        multipart('fixture.wacz', fs.readFileSync(files['wacz']!)),
+      );
+      expect(res.statusCode, res.body).toBe(201);
+      const answer = res.json();
+      expect(answer.archive).toMatchObject({ format: 'wacz', startUrl: `${site.url}/` });
+      expect(answer.archive.pages).toBeGreaterThanOrEqual(4);
+      const readings = await pollToEnd(t, answer.site.id, other.headers);
+      expect(readings.at(-1)).toMatchObject({ status: 'completed' });
+      for (const [pathname, text] of [
+        ['/', 'Version 1 /'],
+        ['/page-2.html', 'Version 1 /page-2.html'],
+      ] as const) {
+        const page = await fromSite(t, answer.site.previewUrl, pathname);
+        expect(page.statusCode, pathname).toBe(200);
+        expect(page.body).toContain(text);
+      }
+      const versions = await t.app.inject({
+        url: `/api/domains/clone/${answer.site.id}/versions`,
+        headers: other.headers,
+      });
+      expect(versions.json()[0].importedFrom).toEqual({
+        name: 'fixture.wacz',
+        format: 'wacz',
+        software: 'Mirror 0.1.0',
+        responses: expect.any(Number),
+      });
+      // Its fidelity report compares the hosted copy with the archive's responses (the original is
+      // stopped): every page checked passes, and nothing was asked of the stopped original.
+      const report = await waitFor(async () => {
+        const res = await t.app.inject({
+          url: `/api/domains/clone/${answer.site.id}/fidelity`,
+          headers: other.headers,
+        });
+        const body = res.json() as FidelityReportResponse;
+        return res.statusCode === 200 && (body.state === 'completed' || body.state === 'failed')
+          ? body
+          : undefined;
+      }, 150_000);
+      expect(report.state, report.error ?? '').toBe('completed');
+      expect(report.score).toBeGreaterThanOrEqual(99);
+      expect(report.pagesChecked).toBeGreaterThanOrEqual(3);
+      for (const page of report.pages) {
+        expect(page.belowThreshold, page.path).toBe(false);
+        expect(page.externalRequests).toEqual([]);
+      }
+      // The uploaded file is no longer held once the run ended: a sweep may take it.
+      expect(await t.app.database.db.selectFrom('blob_holds').selectAll().execute()).toEqual([]);
+    },
+  );
 
   it('refuses each bad archive with its message and stores nothing', async () => {
     const { t } = await setup();

@@ -9,6 +9,7 @@
 import {
   checkFidelity,
   createHttpClient,
+  createVersionClient,
   fitShotsToBudget,
   readBlob,
   recapturePages,
@@ -91,7 +92,12 @@ export async function run(
   let repairedHash: string | undefined;
   const copy = await serveLocalCopy(context, manifests, () => current);
   const net = safeLookupOptions(input.net);
-  const client = createHttpClient(net);
+  // A copy made from a web archive is checked against the archive's responses, which it keeps
+  // (the site may be gone or changed since): no request leaves the machine, repairs included.
+  const archived = manifest.importedFrom
+    ? await createVersionClient(manifest, context.blobs)
+    : undefined;
+  const client = archived ?? createHttpClient(net);
   let report: FidelityReport;
   try {
     report = await checkFidelity({
@@ -110,6 +116,7 @@ export async function run(
                 {
                   store: context.blobs,
                   ...net,
+                  ...(archived ? { client: archived } : {}),
                   chromiumPath: input.chromiumPath,
                   signal: context.signal,
                   onError: (url, error) =>

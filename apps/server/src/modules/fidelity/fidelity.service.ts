@@ -22,10 +22,6 @@ export const FIDELITY_RATE_LIMIT = { limit: 10, windowMs: HOUR };
 
 const SHOT_FILE = /^([0-9a-f]{64})\.png$/;
 
-/** Asked to check a copy imported from a web archive. */
-export const ARCHIVE_NO_ORIGINAL =
-  'This copy was made from a web archive: there is no live original to compare it with.';
-
 export interface FidelityServiceDeps {
   db: Db;
   blobs: BlobStore;
@@ -47,20 +43,6 @@ export function createFidelityService(deps: FidelityServiceDeps) {
     return { siteId: site.id, versionId: site.live_version_id };
   }
 
-  /**
-   * A copy made from an uploaded web archive (issue 35) has no live original to compare with: its
-   * site may be gone, or have changed since it was captured. It is not checked against the live
-   * address (docs/archives.md).
-   */
-  async function isImported(versionId: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('site_versions')
-      .select('imported_from')
-      .where('id', '=', versionId)
-      .executeTakeFirst();
-    return Boolean(row?.imported_from);
-  }
-
   async function queue(siteId: string, versionId: string, paths: string[] | null): Promise<void> {
     await queueCheck(db, { versionId, siteId, paths });
     await deps.jobs.enqueue(deps.checkJob, { versionId });
@@ -68,10 +50,7 @@ export function createFidelityService(deps: FidelityServiceDeps) {
 
   return {
     /** After a mirror version is live: its check, queued. */
-    async queue(siteId: string, versionId: string): Promise<void> {
-      if (await isImported(versionId)) return;
-      await queue(siteId, versionId, null);
-    },
+    queue: (siteId: string, versionId: string) => queue(siteId, versionId, null),
 
     summaries: (versionIds: readonly string[]): Promise<Map<string, FidelitySummary>> =>
       summaries(db, versionIds),
@@ -94,7 +73,6 @@ export function createFidelityService(deps: FidelityServiceDeps) {
       paths: string[] | undefined,
     ): Promise<FidelityReportResponse> {
       const live = await liveVersionOf(user, siteId);
-      if (await isImported(live.versionId)) throw conflict(ARCHIVE_NO_ORIGINAL);
       await assertMayPublish(db, live.siteId);
       const row = await findReport(db, live.versionId);
       if (row && (row.state === 'queued' || row.state === 'running'))

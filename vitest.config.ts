@@ -22,6 +22,7 @@ const SERIAL: Record<string, string[]> = {
     'src/net/paused-parser.test.ts',
     'src/archive/replay/replay-web-page.test.ts',
     'test/archives.test.ts',
+    'test/archives-replay.test.ts',
   ],
   server: [
     'src/hosting/js-fidelity.test.ts',

@@ -231,10 +231,16 @@ export interface ReplayShotOptions {
   onRequest?: (url: string) => void;
 }
 
-/** Resolves once the page's web fonts are in and its images decoded (a string: no DOM types here). */
-const SETTLED_SCRIPT = `Promise.all([
-  document.fonts.ready,
-  ...Array.from(document.images, (image) => image.complete ? null : image.decode().catch(() => null)),
+/**
+ * Resolves once the page's web fonts are in and its images decoded, or after 5 s (a font that never
+ * loads must not hold the picture forever); a string: no DOM types here.
+ */
+const SETTLED_SCRIPT = `Promise.race([
+  new Promise((done) => setTimeout(done, 5000)),
+  Promise.all([
+    document.fonts.ready,
+    ...Array.from(document.images, (image) => image.complete ? null : image.decode().catch(() => null)),
+  ]),
 ]).then(() => true)`;
 
 /**

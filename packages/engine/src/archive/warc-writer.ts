@@ -168,16 +168,18 @@ async function writeResponse(
     replaceHeader(record, 'content-length', String(measured.length));
   }
   const block = httpBlockOf(record);
+  const payload = (): AsyncIterable<Uint8Array> =>
+    measured.held ? fromChunks(measured.held) : input.payload();
   const blockHex = block.equals(httpBlock)
     ? measured.blockHex
-    : await blockDigest(block, input.payload());
+    : await blockDigest(block, payload());
   setDigests(
     record,
     `sha256:${measured.payloadHex}`,
     `sha256:${blockHex}`,
     block.length + measured.length,
   );
-  const at = await emit(recordParts(record, block, input.payload()));
+  const at = await emit(recordParts(record, block, payload()));
   return {
     line: { ...base, mime, digest: measured.payloadHex, ...at },
     recordId: recordIdOf(record),
@@ -353,31 +355,77 @@ async function* recordParts(
   yield CRLF;
 }
 
+/**
+ * A record up to this size is gzipped in one synchronous call, and a payload up to it is read once
+ * (held between measuring and writing): most of a site's files, written without a stream per
+ * record (a gzip stream's set-up and its trips to the thread pool cost more than the compression).
+ */
+const SMALL_RECORD = 1024 * 1024;
+
 /** Gzips the parts as one member onto `out`, with backpressure; returns the member's size. */
 async function writeMember(out: Writable, parts: AsyncIterable<Uint8Array>): Promise<number> {
-  let length = 0;
-  await pipeline(Readable.from(parts), zlib.createGzip(), async (source: AsyncIterable<Buffer>) => {
-    for await (const chunk of source) {
-      length += chunk.length;
-      if (!out.write(chunk)) await once(out, 'drain');
+  const iterator = parts[Symbol.asyncIterator]();
+  const held: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) {
+      const member = zlib.gzipSync(Buffer.concat(held));
+      if (!out.write(member)) await once(out, 'drain');
+      return member.length;
     }
-  });
+    held.push(next.value);
+    size += next.value.byteLength;
+    if (size > SMALL_RECORD) break;
+  }
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    yield* held;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  let length = 0;
+  await pipeline(
+    Readable.from(rest()),
+    zlib.createGzip(),
+    async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) {
+        length += chunk.length;
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+    },
+  );
   return length;
 }
 
+/** Length and digests of a payload; a small one is held (`SMALL_RECORD`) so it is read once. */
 async function measure(
   payload: AsyncIterable<Uint8Array>,
   head: Buffer,
-): Promise<{ length: number; payloadHex: string; blockHex: string }> {
+): Promise<{ length: number; payloadHex: string; blockHex: string; held?: Uint8Array[] }> {
   const payloadHash = createHash('sha256');
   const blockHash = createHash('sha256').update(head);
   let length = 0;
+  let held: Uint8Array[] | undefined = [];
   for await (const chunk of payload) {
     payloadHash.update(chunk);
     blockHash.update(chunk);
     length += chunk.byteLength;
+    if (held && length <= SMALL_RECORD) held.push(chunk);
+    else held = undefined;
   }
-  return { length, payloadHex: payloadHash.digest('hex'), blockHex: blockHash.digest('hex') };
+  return {
+    length,
+    payloadHex: payloadHash.digest('hex'),
+    blockHex: blockHash.digest('hex'),
+    ...(held ? { held } : {}),
+  };
+}
+
+async function* fromChunks(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  yield* chunks;
 }
 
 async function blockDigest(head: Buffer, payload: AsyncIterable<Uint8Array>): Promise<string> {

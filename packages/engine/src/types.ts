@@ -209,6 +209,12 @@ export interface PageForm {
   service?: FormService;
   /** The text of its first submit button (or an `input type=submit`'s value), cut to 100. */
   submitLabel?: string;
+  /**
+   * A script of the page handles its submission: found where the page was rendered (a `submit`
+   * listener on it or around it, a `click` listener on its submit button). Absent when not, or
+   * not known (the page was not rendered).
+   */
+  scriptSubmits?: true;
 }
 
 export type FailureReason =

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { siteFormsOf } from '../src/forms/index.js';
 import { mirror } from '../src/index.js';
 import { createMemoryBlobStore } from '../src/storage/memory-blob-store.js';
 import type { Manifest } from '../src/types.js';
-import { serveFixture, type FixtureServer, type Handler } from './fixture-server.js';
+import { FIXTURES, serveFixture, type FixtureServer, type Handler } from './fixture-server.js';
 
 const servers: FixtureServer[] = [];
 afterEach(async () => {
@@ -144,5 +146,45 @@ describe('mirror: forms in the manifest', () => {
         submitLabel: 'Subscribe',
       }),
     ]);
+  }, 90_000);
+
+  it('knows, from the render, which forms a script sends, and the copy takes them', async () => {
+    // One page, six forms none of which names a method (fixtures/forms-scripted): a listener on
+    // the form, jQuery's delegated handler on the document, a React-like root container (with a
+    // search form under it), a click listener on a form's button, and a plain GET form no script
+    // handles (an analytics-like listener in the capture phase counts for none).
+    const site = await serveFixture(path.join(FIXTURES, 'forms-scripted'), {}, { template: false });
+    servers.push(site);
+    const manifest = await mirror({
+      url: `${site.origin}/`,
+      store: createMemoryBlobStore(),
+      allowPrivateNetworks: true,
+      render: 'always',
+    });
+    const home = entry(manifest, '/');
+    expect(home.replayed || home.rendered).toBe(true);
+    const scripted = (id: string) => home.forms?.find((f) => f.id === id)?.scriptSubmits ?? false;
+    expect(home.forms?.map((f) => [f.id, f.kind, f.method, f.scriptSubmits ?? false])).toEqual([
+      ['quote', 'other', 'GET', true],
+      ['rsvp', 'other', 'GET', true],
+      ['survey', 'other', 'GET', true],
+      ['form-4', 'search', 'GET', true],
+      ['browse', 'other', 'GET', false],
+      ['visit', 'other', 'GET', true],
+    ]);
+    expect(scripted('browse')).toBe(false);
+    // The manifest keeps no `false`: absent unless a script handles the form.
+    expect('scriptSubmits' in home.forms!.find((f) => f.id === 'browse')!).toBe(false);
+
+    const captured = Object.fromEntries(siteFormsOf(manifest).map((f) => [f.id, f.captured]));
+    expect(captured).toEqual({
+      quote: true,
+      rsvp: true,
+      survey: true,
+      // A search form stays a search of the copy; a form no script sends is no submission.
+      'form-4': false,
+      browse: false,
+      visit: true,
+    });
   }, 90_000);
 });

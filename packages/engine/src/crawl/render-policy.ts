@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { findForms } from '../forms/forms.js';
+import { markScriptSubmits } from '../forms/script-submits.js';
 import { decodePng, differingPixels, textSimilarity } from '../fidelity/compare.js';
 import type { HttpClient } from '../net/http-client.js';
 import type { RenderHints } from '../references/index.js';
@@ -628,9 +629,14 @@ export class RenderPolicy {
       entry.rendered = true;
       // The copy serves this DOM at the page's address: its forms are the page's now.
       const forms = findForms(result.html, entry.url);
+      markScriptSubmits(forms, result.forms, true);
       if (forms.length > 0) entry.forms = forms;
       else delete entry.forms;
-    } else entry.replayed = true;
+    } else {
+      entry.replayed = true;
+      // The copy keeps the server's HTML: its forms are matched to the rendered ones.
+      if (entry.forms) markScriptSubmits(entry.forms, result.forms, false);
+    }
     this.host.counters.rendered++;
     this.noteRendering();
     for (const response of result.responses) {

@@ -1,4 +1,5 @@
 export { findForms, FORM_LIMITS, OWN_FIELD_PREFIX } from './forms.js';
+export { markScriptSubmits } from './script-submits.js';
 export { FORM_MARK_TAG, formsOfEditedPage, markForms } from './mark-forms.js';
 export {
   ELAPSED_FIELD,

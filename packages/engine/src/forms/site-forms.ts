@@ -31,12 +31,15 @@ export interface SiteForm {
   kind: PageForm['kind'];
   /**
    * The sites host takes its submissions: it submits to the copy's own site and is no login or
-   * payment form, and it posts, or it is a contact or newsletter form without `method` (its page's
-   * script sends it with `fetch`; a filter, a sort or an app's input that never posts is not
-   * listed as taken). A form the copy refuses (`refusal`) answers with the notice that it is not
-   * available on the copy, and nothing is kept.
+   * payment form, and it posts; or it has no `method` and its page's script sends it (with
+   * `fetch`): a form the render saw a script handle (`scriptSubmits`), of any kind but search,
+   * or, where no render told, a contact or newsletter form (a filter, a sort or an app's input
+   * that never posts is not listed as taken). A form the copy refuses (`refusal`) answers with
+   * the notice that it is not available on the copy, and nothing is kept.
    */
   captured: boolean;
+  /** A script of one of its pages handles it (`PageForm.scriptSubmits`). */
+  scriptSubmits?: true;
   refusal?: PageForm['refusal'];
   service?: PageForm['service'];
   submitLabel?: string;
@@ -91,6 +94,11 @@ export function siteFormsOf(manifest: Manifest): SiteForm[] {
         };
         byKey.set(key, site);
       }
+      if (form.scriptSubmits && !site.scriptSubmits) {
+        // A page whose render saw its script (the others may not have been rendered).
+        site.scriptSubmits = true;
+        site.captured ||= isCaptured(form, actionPath);
+      }
       site.pageCount++;
       if (site.pages.length < SITE_FORM_PAGES && !site.pages.includes(pagePath))
         site.pages.push(pagePath);
@@ -101,11 +109,16 @@ export function siteFormsOf(manifest: Manifest): SiteForm[] {
 
 /** Whether the sites host takes a form's submissions (`SiteForm.captured`). */
 export function isCaptured(form: PageForm, actionPath: string): boolean {
+  if (!form.capturable || actionPath === '') return false;
+  if (form.method === 'POST') return true;
+  if (form.method !== 'GET') return false;
+  // No `method`: a GET in the browser's eyes, sent by the page's script in fact.
+  if (form.kind === 'contact' || form.kind === 'newsletter') return true;
   return (
-    form.capturable &&
-    actionPath !== '' &&
-    (form.method === 'POST' ||
-      (form.method === 'GET' && (form.kind === 'contact' || form.kind === 'newsletter')))
+    form.scriptSubmits === true &&
+    form.kind !== 'search' &&
+    form.kind !== 'login' &&
+    form.kind !== 'payment'
   );
 }
 

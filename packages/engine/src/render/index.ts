@@ -20,6 +20,7 @@ export {
 } from './renderer.js';
 export { runtimeShim, toCopyUrl, BLOCKED_SOCKET_PATH } from './runtime-shim.js';
 export { RENDERED_ATTRIBUTE } from './in-page.js';
+export { FORM_HANDLER_LIMITS, findFormHandlers, type RenderedForm } from './form-handlers.js';
 export { describeEvidence, EVIDENCE_THRESHOLDS, showsEvidence } from './evidence.js';
 export {
   BEHAVIOUR_DEFAULTS,

@@ -20,6 +20,7 @@ import {
   userAgentOf,
 } from './chromium.js';
 import { runBehaviours } from './behaviours.js';
+import { FORM_HANDLER_LIMITS, findFormHandlers, type RenderedForm } from './form-handlers.js';
 import { EVIDENCE_SCRIPT, INIT_SCRIPT, SCROLL_SCRIPT, SERIALIZE_SCRIPT } from './in-page.js';
 import { trackerMatcher } from './trackers.js';
 
@@ -49,6 +50,11 @@ export interface RenderResult {
   evidence: RenderEvidence;
   /** How the page looked once rendered, for a sample (`sample: true`). */
   probe?: PageProbe;
+  /**
+   * The page's forms (the first 50, in document order) and which of them a script handles
+   * (`findFormHandlers`), read once its behaviours ran; absent when they could not be read.
+   */
+  forms?: RenderedForm[];
 }
 
 /** A rendered page's first screen, visible text and script errors: what candidates are held to. */
@@ -500,6 +506,15 @@ export function createRenderer(options: RendererOptions): Renderer {
         signal,
         waitForIdle,
       }).catch(() => undefined);
+    // Which forms its scripts send, on the page as a visitor leaves it (a behaviour may have
+    // loaded the script that handles one); never on another document a behaviour left it on.
+    const forms =
+      withoutFragment(main.url()) === withoutFragment(finalUrl)
+        ? await findFormHandlers(
+            main,
+            Math.min(FORM_HANDLER_LIMITS.budgetMs, remaining() - RENDER_DEFAULTS.idleQuietMs),
+          )
+        : undefined;
     const isTracker = await trackerMatcher();
     const trackers = new Set<string>();
     const content = (url: string) => {
@@ -531,6 +546,7 @@ export function createRenderer(options: RendererOptions): Renderer {
         trackers: [...trackers],
       },
       ...(probe ? { probe } : {}),
+      ...(forms ? { forms } : {}),
     };
   }
 

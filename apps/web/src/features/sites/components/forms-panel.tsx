@@ -181,6 +181,12 @@ function FormItem({
               </time>
             )}
           </p>
+          {form.method === 'GET' && (
+            // Taken without `method=post`: the page's own script sends it (docs/forms.md).
+            <p className="site-form-reason" data-testid="form-reason">
+              {t('site.forms.reason.script')}
+            </p>
+          )}
           <FormSettings siteId={siteId} form={form} labelledBy={headingId} onSaved={onSaved} />
         </>
       ) : (

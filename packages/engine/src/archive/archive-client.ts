@@ -6,6 +6,7 @@
  */
 import type { HttpClient, HttpResponse, RedirectHop, RequestOptions } from '../net/http-client.js';
 import { NetError } from '../net/errors.js';
+import { toUrl } from '../net/http-client.js';
 import type { ArchivedResponse, ArchiveIndex } from './types.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -124,16 +125,6 @@ function respond(
       used = true;
     },
   };
-}
-
-function toUrl(input: string | URL): URL {
-  try {
-    const url = new URL(input);
-    url.hash = '';
-    return url;
-  } catch (error) {
-    throw new NetError('EINVALIDURL', `Invalid URL: ${String(input)}`, { cause: error });
-  }
 }
 
 function parseLocation(location: string, base: URL): URL | null {

@@ -4,9 +4,7 @@
  * and Browsertrix write them dechunked but still compressed, Mirror writes the decoded payload.
  * This undoes what is still on: dechunk, then each content-encoding, outermost first.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
+import { decode, decodingChain } from '../net/http-client.js';
 import { ByteReader } from './byte-reader.js';
 
 export interface HttpHead {
@@ -32,23 +30,6 @@ export function parseHttpHead(statusLine: string, lines: readonly string[]): Htt
   return { status: Number(match[1]), statusText: match[2] ?? '', headers };
 }
 
-type Encoding = 'gzip' | 'deflate' | 'br';
-
-/** Encodings to undo, outermost first; null when one is unknown (the payload is kept as is). */
-function decodingChain(contentEncoding: string | undefined): Encoding[] | null {
-  if (contentEncoding === undefined) return [];
-  const chain: Encoding[] = [];
-  for (const token of contentEncoding.split(',')) {
-    const name = token.trim().toLowerCase();
-    if (name === '' || name === 'identity') continue;
-    if (name === 'gzip' || name === 'x-gzip') chain.push('gzip');
-    else if (name === 'deflate') chain.push('deflate');
-    else if (name === 'br') chain.push('br');
-    else return null;
-  }
-  return chain.reverse();
-}
-
 /**
  * The payload a browser sees, and the headers that then describe it: transfer-encoding and
  * content-encoding dropped when undone. (content-length is set by the caller, who counts.)
@@ -66,7 +47,7 @@ export function decodePayload(
   }
   const chain = decodingChain(headers['content-encoding']);
   if (chain !== null && chain.length > 0) {
-    for (const encoding of chain) body = inflate(body, encoding);
+    for (const encoding of chain) body = decode(body, encoding);
     delete headers['content-encoding'];
   }
   return { body, headers };
@@ -95,48 +76,4 @@ export async function* dechunk(source: AsyncIterable<Uint8Array>): AsyncGenerato
     yield* reader.take(size);
     await reader.readLine(2); // The CRLF after the chunk's data.
   }
-}
-
-async function* inflate(
-  source: AsyncIterable<Uint8Array>,
-  encoding: Encoding,
-): AsyncGenerator<Uint8Array> {
-  const iterator = source[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  if (first.done === true) return;
-  const head = first.value;
-  const decoder = createDecoder(encoding, head);
-  const input = Readable.from(
-    (async function* () {
-      yield head;
-      yield* { [Symbol.asyncIterator]: () => iterator };
-    })(),
-  );
-  const done = pipeline(input, decoder);
-  try {
-    for await (const chunk of decoder) yield chunk as Uint8Array;
-  } finally {
-    // A consumer that stops early leaves the decoder mid-way: close it so the pipeline ends.
-    decoder.destroy();
-    await done.catch(() => undefined);
-  }
-}
-
-function createDecoder(
-  encoding: Encoding,
-  head: Uint8Array,
-): zlib.Gunzip | zlib.BrotliDecompress | zlib.Inflate | zlib.InflateRaw {
-  // Lenient like browsers: a body cut short still yields what arrived.
-  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  if (encoding === 'gzip') return zlib.createGunzip(flush);
-  if (encoding === 'br') {
-    return zlib.createBrotliDecompress({
-      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
-    });
-  }
-  // "deflate" is meant to be zlib-wrapped, but some servers send raw deflate.
-  const [cmf = 0, flg = 0] = head;
-  const wrapped = (cmf & 0x0f) === 8 && (cmf * 256 + flg) % 31 === 0;
-  return wrapped ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
 }

@@ -125,7 +125,8 @@ const BAD_RESPONSE_CODES = new Set([
 const RELEASE_LIMIT = 64 * 1024;
 const RELEASE_GRACE_MS = 1_000;
 
-type Encoding = 'gzip' | 'deflate' | 'br';
+/** A content encoding the client (and the archive reader) decode. */
+export type Encoding = 'gzip' | 'deflate' | 'br';
 
 /**
  * An undici connector that applies the address policy: IP-literal hosts (which Node connects to
@@ -155,7 +156,8 @@ export function createSafeConnector(
   };
 }
 
-function toUrl(input: string | URL): URL {
+/** The URL to request, without its fragment; EINVALIDURL when it is none. */
+export function toUrl(input: string | URL): URL {
   try {
     const url = new URL(input);
     url.hash = '';
@@ -184,7 +186,7 @@ function headerRecord(raw: Dispatcher.ResponseData['headers']): Record<string, s
 }
 
 /** Encodings to undo, outermost first; null when one is unknown (the body is left as sent). */
-function decodingChain(contentEncoding: string | undefined): Encoding[] | null {
+export function decodingChain(contentEncoding: string | undefined): Encoding[] | null {
   if (contentEncoding === undefined) return [];
   const chain: Encoding[] = [];
   for (const token of contentEncoding.split(',')) {
@@ -217,7 +219,8 @@ function createDecoder(
   return zlibWrapped ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
 }
 
-async function* decode(
+/** A body decoded from its content encoding, streamed (shared with the archive reader). */
+export async function* decode(
   source: AsyncIterable<Uint8Array>,
   encoding: Encoding,
 ): AsyncGenerator<Uint8Array> {

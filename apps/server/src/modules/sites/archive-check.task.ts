@@ -1,9 +1,10 @@
 /**
  * Reads an uploaded web archive (WACZ, WARC, WARC.GZ) before anything is made of it (issue 35), as
  * a sandboxed task: a stranger's archive is parsed in a process of its own, never in the API's.
- * Its payloads go to a scratch store in the run's own folder, deleted with it: a check stores
- * nothing in the service's store.
+ * Its payloads are decoded, hashed and counted, and kept nowhere: a check stores nothing, and costs
+ * no disk but the archive's own copy in the run's folder.
  */
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { ARCHIVE_MESSAGES } from '@mirror/contract';
-import { createFsBlobStore, isArchiveError, openArchive, type BlobStore } from '@mirror/engine';
+import { isArchiveError, openArchive, type BlobStore } from '@mirror/engine';
 import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
 
 export interface ArchiveCheckInput {
@@ -49,14 +50,34 @@ export async function blobToFile(blobs: BlobStore, hash: string, name: string): 
   return file;
 }
 
+/**
+ * A store that keeps nothing: each body is hashed and counted as it streams by. The check needs
+ * what the archive holds and whether every payload decodes, not the bytes (the import run that
+ * follows stores them).
+ */
+const DISCARD: BlobStore = {
+  async put(body) {
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const chunk of body) {
+      hash.update(chunk);
+      size += chunk.byteLength;
+    }
+    return { hash: hash.digest('hex'), size };
+  },
+  read() {
+    throw new Error('an archive check keeps no payload');
+  },
+  has: async () => false,
+};
+
 export async function run(
   input: ArchiveCheckInput,
   context: SandboxContext,
 ): Promise<ArchiveCheckOutput> {
   const file = await blobToFile(context.blobs, input.hash, input.name);
   try {
-    const store = createFsBlobStore(path.join(path.dirname(file), 'payloads'), { scratch: true });
-    const archive = await openArchive(file, { store, maxBytes: input.maxBytes });
+    const archive = await openArchive(file, { store: DISCARD, maxBytes: input.maxBytes });
     const pages = archive.pages();
     const startUrl = input.url ?? pages[0]?.url;
     if (!startUrl)

@@ -263,6 +263,20 @@ describe('web archives (issue 35)', { timeout: 120_000 }, () => {
       { name: 'bomb.wacz', file: await zipBomb(300 * MB), status: 400, message: /zip bomb/ },
       { name: 'random.warc', file: randomBytes(64 * 1024), status: 400, message: /./ },
       {
+        // A million tiny records would fill the reader's index: Reflection reads 20,000 at most
+        // (four a file of its 5,000).
+        name: 'many.warc.gz',
+        file: zlib.gzipSync(
+          Buffer.concat(
+            Array.from({ length: 20_001 }, (_, i) =>
+              warcRecord(`http://example.com/${i}`, Buffer.from('x')),
+            ),
+          ),
+        ),
+        status: 413,
+        message: /more than 20000 records/,
+      },
+      {
         name: 'notes.txt',
         file: Buffer.from('hello'),
         status: 400,

@@ -22,6 +22,8 @@ export interface ArchiveCheckInput {
   name: string;
   /** Largest archive read (its decoded payloads too): the owner's plan's. */
   maxBytes: number;
+  /** Most WARC records read: the owner's plan's (`archiveReadLimits`). */
+  maxRecords: number;
   /** The page the owner picked to start from, when one. */
   url?: string;
 }
@@ -77,7 +79,11 @@ export async function run(
 ): Promise<ArchiveCheckOutput> {
   const file = await blobToFile(context.blobs, input.hash, input.name);
   try {
-    const archive = await openArchive(file, { store: DISCARD, maxBytes: input.maxBytes });
+    const archive = await openArchive(file, {
+      store: DISCARD,
+      maxBytes: input.maxBytes,
+      maxRecords: input.maxRecords,
+    });
     const pages = archive.pages();
     const startUrl = input.url ?? pages[0]?.url;
     if (!startUrl)

@@ -57,7 +57,7 @@ export interface MirrorRunInput {
    * Make the copy from an uploaded web archive instead of the live site (issue 35): its blob and
    * file name, and the most it may hold (decoded payloads too). `url` is then its start page.
    */
-  archive?: { hash: string; name: string; maxBytes: number };
+  archive?: { hash: string; name: string; maxBytes: number; maxRecords: number };
 }
 
 /**
@@ -182,7 +182,11 @@ async function fromArchive(
 ): Promise<Manifest> {
   const file = await blobToFile(context.blobs, upload.hash, upload.name);
   try {
-    const archive = await openArchive(file, { store: context.blobs, maxBytes: upload.maxBytes });
+    const archive = await openArchive(file, {
+      store: context.blobs,
+      maxBytes: upload.maxBytes,
+      maxRecords: upload.maxRecords,
+    });
     return await importArchive({ ...common, archive, name: upload.name, url });
   } finally {
     await fs.rm(path.dirname(file), { recursive: true, force: true });

@@ -171,12 +171,17 @@ function limitsFor(plan: PlanId | null): MirrorLimits {
 }
 
 /**
- * The most an uploaded archive may hold, its payloads decoded: what the plan lets one upload or
- * one copy be, whichever is larger (a WARC's gzip members hold more than their file's bytes).
+ * The most an uploaded archive may hold: in bytes, its payloads decoded, what the plan lets one
+ * upload or one copy be, whichever is larger (a WARC's gzip members hold more than their file's
+ * bytes); in records, four a file the plan's copy may have (a response, its request, a revisit,
+ * metadata), so that a million tiny records cannot fill the reader's index.
  */
-export function archiveReadBytes(plan: PlanId | null): number {
+export function archiveReadLimits(plan: PlanId | null): { maxBytes: number; maxRecords: number } {
   const limits = limitsFor(plan);
-  return Math.max(getPlan(plan ?? 'free').limits.archiveUploadBytes, limits.maxBytes);
+  return {
+    maxBytes: Math.max(getPlan(plan ?? 'free').limits.archiveUploadBytes, limits.maxBytes),
+    maxRecords: Math.max(10_000, limits.maxFiles * 4),
+  };
 }
 
 /**
@@ -324,7 +329,7 @@ export function createMirrorSiteJob(deps: MirrorSiteDeps): JobDefinition<MirrorS
             ...(previousManifestHash ? { previousManifestHash } : {}),
             ...(changesBase ? { changesBaseManifestHash: changesBase.manifestHash } : {}),
             ...(watches.length > 0 ? { watches } : {}),
-            ...(archive ? { archive: { ...archive, maxBytes: archiveReadBytes(plan) } } : {}),
+            ...(archive ? { archive: { ...archive, ...archiveReadLimits(plan) } } : {}),
           },
           {
             timeoutMs: limits.maxTimeMs + runGraceMs(limits),

@@ -40,7 +40,7 @@ import type { Sandbox } from '../../platform/sandbox/sandbox.js';
 import type { AnalyticsService } from '../analytics/analytics.service.js';
 import type { StorageService } from '../storage/storage.service.js';
 import { siteTitlesTask } from './site-titles.task.js';
-import { archiveReadBytes, type MirrorSitePayload } from './mirror-site.job.js';
+import { archiveReadLimits, type MirrorSitePayload } from './mirror-site.job.js';
 import { archiveVersion, zipStaticFolder } from './site-export.js';
 import { archiveCheckTask, type ArchiveCheckOutput } from './archive-check.task.js';
 import { archiveTooLarge, readArchiveUpload } from './archive-upload.js';
@@ -366,14 +366,18 @@ export function createSitesService(deps: SitesServiceDeps) {
     plan: PlanId,
     url: string | undefined,
   ): Promise<Extract<ArchiveCheckOutput, { ok: true }>> {
-    const maxBytes = archiveReadBytes(plan);
+    const { maxBytes, maxRecords } = archiveReadLimits(plan);
     const { output } = await deps.sandbox.run(
       archiveCheckTask,
-      { hash, name, maxBytes, ...(url ? { url } : {}) },
+      { hash, name, maxBytes, maxRecords, ...(url ? { url } : {}) },
       { timeoutMs: ARCHIVE_CHECK_TIMEOUT_MS },
     );
     if (output.ok) return output;
-    if (output.code === 'too-large') throw archiveTooLarge(maxBytes);
+    if (output.code === 'too-large')
+      // Too many records says so in the engine's words; too many bytes, with the plan's limit.
+      throw /records/.test(output.message)
+        ? new AppError('archive_too_large', 413, output.message)
+        : archiveTooLarge(maxBytes);
     throw new AppError('bad_archive', 400, output.message);
   }
 

@@ -1,8 +1,8 @@
 /**
  * A copy exported as WACZ opens in ReplayWeb.page (issue 35): the engine's basic fixture (two
- * origins, stylesheets, web fonts, images, a module script, an iframe) is copied, written as WACZ,
- * and every page of it looks the same replayed from the WACZ as on the original, which is stopped
- * first and never asked anything.
+ * origins, stylesheets, web fonts, images, a module script, an iframe) is copied and written as
+ * WACZ, and its first three pages (`bench:archives:replay` takes them all) look the same replayed
+ * from the WACZ as on the original, which is stopped first and never asked anything.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('archives: ReplayWeb.page', () => {
   it.skipIf(!fs.existsSync(CHROMIUM))(
-    'replays every page of an exported copy as the original looked, with the original stopped',
+    'replays the pages of an exported copy as the original looked, with the original stopped',
     { timeout: 240_000 },
     async () => {
       const cdn = await serveFixture(path.join(FIXTURES, 'cdn'));
@@ -37,10 +37,10 @@ describe('archives: ReplayWeb.page', () => {
           await origin.close();
           await cdn.close();
         },
-        maxPages: 6,
+        maxPages: 3,
         render: 'never',
       });
-      expect(result.pages.length).toBeGreaterThanOrEqual(4);
+      expect(result.pages.length).toBe(3);
       for (const page of result.pages) expect(page.pixels, page.url).toBeLessThanOrEqual(0.005);
       expect(result.toOriginal).toEqual([]);
     },

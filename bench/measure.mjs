@@ -43,7 +43,7 @@ function parseCpu(report) {
 const BROWSER = /chrom|headless_shell/i;
 
 /** Children of a process, whichever of its threads started them. */
-function childrenOf(pid) {
+export function childrenOf(pid) {
   const children = [];
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
     const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();

@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
+import { childrenOf } from '../measure.mjs';
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const engineEntry = path.join(repoRoot, 'packages/engine/dist/index.js');
@@ -137,15 +138,6 @@ async function serve(files) {
 }
 
 // ---- measuring a process tree ----------------------------------------------------------------
-
-function childrenOf(pid) {
-  const children = [];
-  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    if (list) children.push(...list.split(/\s+/));
-  }
-  return children;
-}
 
 /** PSS of a process tree (shared pages counted once between its processes), the wrapper left out. */
 function treeMemory(rootPid) {

@@ -9,6 +9,6 @@ export type { ParsedInstructions, Suggestion } from './instructions.js';
 export { outlinePage } from './outline.js';
 export type { OutlineOptions, OutlineSection, PageOutline } from './outline.js';
 export type { PaletteEntry } from './palette.js';
-export { parseHtml } from './html.js';
+export { parseHtml, VOID_ELEMENTS } from './html.js';
 export { SelectorError, checkSelector, selectAll } from './selector.js';
 export type * from './types.js';

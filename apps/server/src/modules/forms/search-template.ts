@@ -8,7 +8,7 @@
  * host's clean page answers instead.
  */
 import { escapeUTF8 } from 'entities';
-import { parseHtml } from '@mirror/customize';
+import { parseHtml, VOID_ELEMENTS } from '@mirror/customize';
 
 /** Bounds of what is read as a template: a hostile or huge page is no template. */
 export const SEARCH_TEMPLATE_LIMITS = {
@@ -48,21 +48,6 @@ export interface SearchTemplate {
   render(term: string, hits: readonly SearchHit[], none: string): string;
 }
 
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
-]);
 /** Parts of a page that hold menus and widgets, never the results. */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'select', 'head']);
 const CHROME_CLASS =
@@ -277,7 +262,7 @@ function patternOf(item: El): ((hit: SearchHit) => string) | undefined {
         return `${startTag(el, change)}${escapeUTF8(hit.title)}</a>`;
       }
       if (el === snippet) return `${startTag(el)}${hit.snippet}</${el.tagName}>`;
-      if (VOID.has(el.tagName)) return startTag(el);
+      if (VOID_ELEMENTS.has(el.tagName)) return startTag(el);
       const inner = kids(el)
         .filter((child) => keep.has(child))
         .map(write)

@@ -13,6 +13,7 @@ import {
   siteSearchesOf,
   type BlobStore,
   type Manifest,
+  type ManifestEntry,
 } from '@mirror/engine';
 import { escapeUTF8 } from 'entities';
 import MiniSearch from 'minisearch';
@@ -38,6 +39,17 @@ export const SITE_SEARCH_LIMITS = {
   /** Templates (or their absence) kept, per version and search address. */
   templates: 64,
 } as const;
+
+/** A page of the copy the host reads: a 200 HTML page with a body, within the size read. */
+function isReadablePage(e: ManifestEntry): boolean {
+  return (
+    e.kind === 'page' &&
+    e.status === 200 &&
+    e.hash !== '' &&
+    e.contentType.includes('html') &&
+    e.size <= SITE_SEARCH_LIMITS.pageBytes
+  );
+}
 
 interface Page {
   id: string;
@@ -101,11 +113,7 @@ export function createSiteSearch(deps: SiteSearchDeps) {
     const captured = manifest.entries
       .filter(
         (e) =>
-          e.kind === 'page' &&
-          e.status === 200 &&
-          e.hash !== '' &&
-          e.contentType.includes('html') &&
-          e.size <= SITE_SEARCH_LIMITS.pageBytes &&
+          isReadablePage(e) &&
           e.path.startsWith(`${path}?`) &&
           new URLSearchParams(e.path.slice(path.length + 1)).get(field)?.trim(),
       )
@@ -132,16 +140,7 @@ export function createSiteSearch(deps: SiteSearchDeps) {
       searchOptions: { boost: { title: 3 }, prefix: true, fuzzy: 0.15, combineWith: 'AND' },
     });
     const pages = manifest.entries
-      .filter(
-        (e) =>
-          e.kind === 'page' &&
-          e.status === 200 &&
-          e.hash !== '' &&
-          e.contentType.includes('html') &&
-          e.size <= SITE_SEARCH_LIMITS.pageBytes &&
-          e.path !== manifest.fallback?.path &&
-          !isResults(e.path),
-      )
+      .filter((e) => isReadablePage(e) && e.path !== manifest.fallback?.path && !isResults(e.path))
       .slice(0, SITE_SEARCH_LIMITS.pages);
     for (const entry of pages) {
       const html = (await readBlob(deps.blobs, entry.hash)).toString('utf8');

@@ -5,7 +5,6 @@ import { homeTitle } from '../home-title.js';
 import { putBytes, readBlob } from '../storage/blob-utils.js';
 import type {
   BlobStore,
-  CaptureRecord,
   FailureReason,
   Manifest,
   ManifestEntry,
@@ -14,7 +13,7 @@ import type {
 } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf, isHtmlType } from './body-type.js';
-import { CaptureLog, readCaptureLog } from './capture-log.js';
+import { CaptureLog, readCaptureLines } from './capture-log.js';
 import {
   DEFAULTS,
   FALLBACK_PATH,
@@ -188,7 +187,7 @@ class Crawler {
   private readonly previous = new Map<string, ManifestEntry>();
   /** Each kept file's response as answered (`Manifest.capture`), and the previous run's. */
   private readonly captures: CaptureLog;
-  private previousCaptures = new Map<string, CaptureRecord>();
+  private previousCaptures = new Map<string, string>();
   private readonly counters = newCounters();
   private readonly progress: Progress;
   private readonly robots: RobotsCache;
@@ -264,9 +263,7 @@ class Crawler {
   async run(): Promise<Manifest> {
     this.emit('discovering', true);
     if (this.options.previous)
-      this.previousCaptures = (
-        await readCaptureLog(this.options.store, this.options.previous)
-      ).records;
+      this.previousCaptures = await readCaptureLines(this.options.store, this.options.previous);
     this.frontier.enqueue(this.startUrl, 0, 'page', false);
     for (const seed of this.options.seeds ?? []) {
       let url: URL;

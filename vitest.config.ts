@@ -4,10 +4,12 @@ import { defineConfig } from 'vitest/config';
 // through the `@mirror/source` export condition, so tests never need a build first. (Our own name:
 // some npm packages publish a plain `source` condition that points at TypeScript they do not ship.)
 /**
- * Files that drive Chromium through whole sessions or measure time to a tenth of a second: two of
- * them at once on two cores make each other miss (a scroll that loads the next page, a 1.5 s
- * limit). They run in a project of their own (`<name>-serial`), one file at a time, after the
- * others have run on both cores. `--project 'server*'` selects both halves of a package.
+ * Files that drive Chromium through whole sessions or measure time to a tenth of a second: beside
+ * the CPU-bound files they miss (a scroll that loads the next page, a 1.5 s limit). They run in a
+ * project of their own (`<name>-serial`), after the others have run on both cores, two files at a
+ * time: they mostly wait (for a page to settle, a timeout to pass; the machine was 70% idle with
+ * one at a time), so two of them use the cores without starving each other.
+ * `--project 'server*'` selects both halves of a package.
  */
 const SERIAL: Record<string, string[]> = {
   engine: [
@@ -113,8 +115,8 @@ function split(test: ProjectTest) {
         // In the matrix: the serial files it chose (a pattern of both lists picks a file of both).
         include: matrix ? serial.filter((file) => matchesAny(file, matrix)) : serial,
         exclude: skipped,
-        maxWorkers: 1,
-        // One after another in one worker, sharing the modules they import: each file no longer
+        maxWorkers: 2,
+        // One after another in each worker, sharing the modules they import: each file no longer
         // loads the engine, the server and their dependencies afresh (about 5 s a file).
         isolate: false,
         sequence: { groupOrder: 1 },

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { startFixtureSite, type StaticSite } from './support/fixture-site';
 import { text } from './support/locales';
+import { mirrorViaApi } from './support/site-with-history';
 
 // Web archives (issue 35, docs/archives.md): the owner downloads a version as WACZ from the site
 // page, and another account hosts that WACZ as a copy of its own on "Host an archive".
@@ -16,25 +17,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await fixture.close();
 });
-
-async function mirrorViaApi(request: APIRequestContext, token: string, sourceUrl: string) {
-  const headers = { Authorization: `Bearer ${token}` };
-  const created = await request.post('/api/domains/clone', { headers, data: { sourceUrl } });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (await request.get(`/api/domains/clone/${id}/status`, { headers })).json()) as {
-            status: string;
-          }
-        ).status,
-      { timeout: RUN_TIMEOUT, intervals: [500] },
-    )
-    .toBe('completed');
-  return id;
-}
 
 for (const viewport of [
   { width: 1280, height: 800 },

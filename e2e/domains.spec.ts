@@ -14,13 +14,12 @@ import { waitForMail } from './support/mail';
 import { setPlan } from './support/plans';
 import { E2E_PORT } from './support/server';
 import { requestAsHost } from './support/tenant-host';
+import { mirrorViaApi } from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 
 /** The customers' domains live in this zone; the spec's DNS stand-in answers for it. */
 const ZONE = 'e2e-mirror.test';
-/** A mirror run of the fixture, from the queue to completed, on a busy machine. */
-const RUN_TIMEOUT = 90_000;
 
 // Chromium resolves the customers' domains to the e2e server, as their DNS would in production.
 const test = base.extend<object, object>({
@@ -196,22 +195,7 @@ test.describe('domains', () => {
     request,
   }) => {
     const { token } = await signedIn(page, request, 'pro');
-    const headers = { Authorization: `Bearer ${token}` };
-    const created = await request.post('/api/domains/clone', {
-      headers,
-      data: { sourceUrl: fixture.origin, isDemo: false },
-    });
-    expect(created.status()).toBe(201);
-    const { id: siteId } = (await created.json()) as { id: string };
-    await expect
-      .poll(
-        async () => {
-          const answer = await request.get(`/api/domains/clone/${siteId}/status`, { headers });
-          return ((await answer.json()) as { status: string }).status;
-        },
-        { timeout: RUN_TIMEOUT, intervals: [500] },
-      )
-      .toBe('completed');
+    const siteId = await mirrorViaApi(request, token, fixture.origin);
 
     const domain = domainName('shop');
     await page.goto(`/dashboard/site/${siteId}`);

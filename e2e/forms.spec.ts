@@ -5,7 +5,7 @@ import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { text } from './support/locales';
 import { waitForMailWith } from './support/outbox';
 import { expectScreenFits, LAPTOP, PHONES } from './support/screen-fit';
-import { authHeaders, waitForRun } from './support/site-with-history';
+import { authHeaders, mirrorViaApi } from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 
@@ -46,13 +46,7 @@ test("a visitor sends a copy's contact form with its original gone, and the owne
   const owner = newAccount('Rosalind Franklin');
   const token = await registerViaApi(request, owner);
   const headers = authHeaders(token);
-  const created = await request.post('/api/domains/clone', {
-    headers,
-    data: { sourceUrl: origin.url, isDemo: false },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  expect(await waitForRun(request, token, id)).toBe('completed');
+  const id = await mirrorViaApi(request, token, origin.url);
   const status = await request.get(`/api/domains/clone/${id}/status`, { headers });
   const { previewUrl } = (await status.json()) as { previewUrl: string };
   await origin.close();

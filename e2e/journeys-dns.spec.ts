@@ -1,9 +1,10 @@
-import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { TEST_CARDS, type DomainsOverview } from '@mirror/contract';
 import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { startFixtureSite, type StaticSite } from './support/fixture-site';
 import { text } from './support/locales';
 import { LAPTOP, PHONES, type Viewport } from './support/screen-fit';
+import { mirrorViaApi } from './support/site-with-history';
 
 /**
  * Issue 31, item 2: after paying for Pro, the "Set up your site" dialog connects the domain the
@@ -13,7 +14,6 @@ import { LAPTOP, PHONES, type Viewport } from './support/screen-fit';
  */
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
-const RUN_TIMEOUT = 90_000;
 
 let fixture: StaticSite;
 test.beforeAll(async () => {
@@ -22,26 +22,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await fixture.close();
 });
-
-async function createSiteViaApi(request: APIRequestContext, token: string) {
-  const headers = { Authorization: `Bearer ${token}` };
-  const created = await request.post('/api/domains/clone', {
-    headers,
-    data: { sourceUrl: fixture.origin, isDemo: false },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  await expect
-    .poll(
-      async () => {
-        const answer = await request.get(`/api/domains/clone/${id}/status`, { headers });
-        return ((await answer.json()) as { status: string }).status;
-      },
-      { timeout: RUN_TIMEOUT, intervals: [500] },
-    )
-    .toBe('completed');
-  return id;
-}
 
 /** The records a table lists: type, name and value of each row. */
 async function recordsIn(scope: Locator): Promise<string[][]> {
@@ -64,7 +44,7 @@ for (const viewport of [LAPTOP, PHONES[1]!] as Viewport[]) {
   }) => {
     test.setTimeout(240_000);
     const token = await registerViaApi(request, newAccount('Sam Baker'));
-    const siteId = await createSiteViaApi(request, token);
+    const siteId = await mirrorViaApi(request, token, fixture.origin);
     await useSession(page, token);
     await page.setViewportSize(viewport);
 

@@ -3,7 +3,12 @@ import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { startFixtureSite, type StaticSite } from './support/fixture-site';
 import { text } from './support/locales';
 import { LAPTOP, PHONES, type Viewport } from './support/screen-fit';
-import { authHeaders, RUN_TIMEOUT, waitForFidelity, waitForRun } from './support/site-with-history';
+import {
+  authHeaders,
+  mirrorViaApi,
+  RUN_TIMEOUT,
+  waitForFidelity,
+} from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 const PHONE = PHONES[1]!;
@@ -16,14 +21,9 @@ test.afterAll(async () => {
   await fixture.close();
 });
 
-async function mirrorViaApi(api: APIRequestContext, token: string) {
-  const created = await api.post('/api/domains/clone', {
-    headers: authHeaders(token),
-    data: { sourceUrl: fixture.origin, isDemo: false },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  expect(await waitForRun(api, token, id)).toBe('completed');
+/** A copy of the fixture with its fidelity check ended, and how many versions it has by then. */
+async function mirrorChecked(api: APIRequestContext, token: string) {
+  const id = await mirrorViaApi(api, token, fixture.origin);
   // The fidelity check that follows a mirror runs before the customizations asked for after it.
   await waitForFidelity(api, token, id, { settled: true });
   // A check that repaired a page published the repair as a version of its own: the draft's number
@@ -65,7 +65,7 @@ for (const viewport of [LAPTOP, PHONE] as Viewport[]) {
   }) => {
     test.setTimeout(6 * RUN_TIMEOUT);
     const token = await registerViaApi(request, newAccount('Dorothy Vaughan'));
-    const { id: siteId, kept } = await mirrorViaApi(request, token);
+    const { id: siteId, kept } = await mirrorChecked(request, token);
     const draftNumber = String(kept + 1);
     await page.setViewportSize(viewport);
     await useSession(page, token);

@@ -1,9 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { STORAGE_KEYS } from '@mirror/contract';
 import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { startFixtureSite, type StaticSite } from './support/fixture-site';
 import { text } from './support/locales';
 import { E2E_PORT } from './support/server';
+import { mirrorViaApi } from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 
@@ -45,26 +46,6 @@ async function recordMirrorMessages(page: Page) {
   });
   return () =>
     page.evaluate(() => (window as unknown as { mirrorMessages: string[] }).mirrorMessages);
-}
-
-async function createSiteViaApi(request: APIRequestContext, token: string, sourceUrl: string) {
-  const headers = { Authorization: `Bearer ${token}` };
-  const created = await request.post('/api/domains/clone', {
-    headers,
-    data: { sourceUrl, isDemo: false },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  await expect
-    .poll(
-      async () => {
-        const answer = await request.get(`/api/domains/clone/${id}/status`, { headers });
-        return ((await answer.json()) as { status: string }).status;
-      },
-      { timeout: RUN_TIMEOUT, intervals: [500] },
-    )
-    .toBe('completed');
-  return id;
 }
 
 test.describe('mirroring', () => {
@@ -200,7 +181,7 @@ test.describe('mirroring', () => {
     request,
   }) => {
     const token = await registerViaApi(request, newAccount('Grace Hopper'));
-    const id = await createSiteViaApi(request, token, fixture.origin);
+    const id = await mirrorViaApi(request, token, fixture.origin);
     await useSession(page, token);
     await page.goto(`/dashboard/site/${id}`);
 

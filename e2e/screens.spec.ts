@@ -13,6 +13,7 @@ import {
 } from './support/screen-fit';
 import { BASE_URL, E2E_PORT } from './support/server';
 import { requestAsHost } from './support/tenant-host';
+import { mirrorViaApi, waitForRun } from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 
@@ -121,19 +122,6 @@ test.describe('screens fit phones', () => {
     let siteId: string;
     let parkedId: string;
 
-    async function waitForRun(id: string) {
-      const headers = { Authorization: `Bearer ${token}` };
-      await expect
-        .poll(
-          async () => {
-            const answer = await api.get(`/api/domains/clone/${id}/status`, { headers });
-            return ((await answer.json()) as { status: string }).status;
-          },
-          { timeout: RUN_TIMEOUT, intervals: [500] },
-        )
-        .toMatch(/^(completed|failed)$/);
-    }
-
     test.beforeAll(async ({ playwright }) => {
       test.setTimeout(4 * RUN_TIMEOUT);
       fixture = await startFixtureSite();
@@ -144,13 +132,7 @@ test.describe('screens fit phones', () => {
       setPlan(account.email, 'pro');
       const headers = { Authorization: `Bearer ${token}` };
 
-      const created = await api.post('/api/domains/clone', {
-        headers,
-        data: { sourceUrl: fixture.origin, isDemo: false },
-      });
-      expect(created.status()).toBe(201);
-      siteId = ((await created.json()) as { id: string }).id;
-      await waitForRun(siteId);
+      siteId = await mirrorViaApi(api, token, fixture.origin);
 
       // A draft waiting for review, shown first on the site page.
       const customized = await api.put(`/api/domains/clone/${siteId}/customize`, {
@@ -161,7 +143,7 @@ test.describe('screens fit phones', () => {
         },
       });
       expect(customized.status()).toBe(202);
-      await waitForRun(siteId);
+      expect(await waitForRun(api, token, siteId)).toBe('completed');
 
       const deployed = await api.post('/api/domains/deploy', {
         headers,

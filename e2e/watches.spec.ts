@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { newAccount, registerViaApi, useSession } from './support/accounts';
 import { text } from './support/locales';
 import { expectScreenFits, LAPTOP } from './support/screen-fit';
+import { mirrorViaApi } from './support/site-with-history';
 
 const en = (key: string, vars?: Record<string, string>) => text('en', key, vars);
 /** A mirror run of the origin, from the queue to completed, on a busy machine. */
@@ -41,24 +42,7 @@ test('an owner picks a part of a page to watch, a sync changes it, and the repor
 }) => {
   test.setTimeout(240_000);
   const token = await registerViaApi(request, newAccount('Grace Hopper'));
-  const headers = { Authorization: `Bearer ${token}` };
-  const created = await request.post('/api/domains/clone', {
-    headers,
-    data: { sourceUrl: origin.url, isDemo: false },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (await request.get(`/api/domains/clone/${id}/status`, { headers })).json()) as {
-            status: string;
-          }
-        ).status,
-      { timeout: RUN_TIMEOUT, intervals: [500] },
-    )
-    .toBe('completed');
+  const id = await mirrorViaApi(request, token, origin.url);
 
   await useSession(page, token);
   await page.setViewportSize(LAPTOP);

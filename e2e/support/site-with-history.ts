@@ -43,6 +43,21 @@ export async function waitForRun(api: APIRequestContext, token: string, siteId: 
 }
 
 /**
+ * Makes a site of `sourceUrl` through the API, as the owner of `token`, and waits until its first
+ * run has completed: answers the site's id.
+ */
+export async function mirrorViaApi(api: APIRequestContext, token: string, sourceUrl: string) {
+  const created = await api.post('/api/domains/clone', {
+    headers: authHeaders(token),
+    data: { sourceUrl, isDemo: false },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  expect(await waitForRun(api, token, id)).toBe('completed');
+  return id;
+}
+
+/**
  * Waits until the live version's fidelity check has ended: completed, or (`settled`) failed too. A
  * check runs before the customizations asked for after it. A failed check fails the wait at once,
  * with its reason.

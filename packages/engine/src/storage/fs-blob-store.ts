@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
@@ -15,10 +15,7 @@ export interface FsBlobStoreOptions {
   /**
    * A store used for one run and deleted afterwards (the CLI's): blobs live under `root/ab/<sha256>`
    * (256 folders, not 65,536) and small bodies are written straight to their name, without the
-   * temporary file and rename that make a lasting store crash-safe, in one synchronous call: three
-   * hand-offs to the thread pool (open, write, close) cost the main thread more than the write
-   * itself, 7% of the CPU of bench:mirror's 12,000 files (docs/engine.md). A body up to
-   * SMALL_BODY_BYTES blocks the run for the time the page cache takes it, as wget's writes do.
+   * temporary file and rename that make a lasting store crash-safe.
    */
   scratch?: boolean;
 }
@@ -90,7 +87,7 @@ export function createFsBlobStore(
           await fs.rename(tmp, target);
         } else if (!written.has(hash) && scratch) {
           await ensureDir(path.dirname(target));
-          writeFileSync(target, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+          await writeFile(target, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
         } else if (!written.has(hash)) {
           await Promise.all([ensureDir(tmpDir), ensureDir(path.dirname(target))]);
           tmp = tmpName();

@@ -156,7 +156,7 @@ export async function compareRenderedPages(options: VisualDiffOptions): Promise<
         options.signal?.throwIfAborted();
         return undefined;
       });
-      if (again) noise = noiseMask(differingPixels(afterPicture, decodePng(again.png)));
+      if (again) noise = noiseMask(afterPicture, decodePng(again.png));
     }
     const difference = measureDifference(differing, noise);
     return {

@@ -212,7 +212,7 @@ export async function checkFidelity(options: CheckFidelityOptions): Promise<Fide
       return undefined;
     });
     if (!b) return;
-    keep.noise = noiseMask(differingPixels(original, decodePng(b.png)));
+    keep.noise = noiseMask(original, decodePng(b.png));
     keep.originalText.push(b.text);
     for (const f of b.failed) keep.originalFailures.add(failureKey(f.url, false));
     for (const message of b.errors) keep.originalErrors.add(message);

@@ -28,7 +28,6 @@ function draw(width: number, height: number, rects: Rect[] = []): Picture {
 
 const compare = (original: Picture, copy: Picture, noise: NoiseMask = noNoise()) =>
   measureDifference(differingPixels(original, copy), noise);
-const noiseOf = (first: Picture, second: Picture) => noiseMask(differingPixels(first, second));
 
 describe('measureDifference', () => {
   it('finds nothing between two equal renders', () => {
@@ -62,15 +61,36 @@ describe('measureDifference', () => {
     const first = banner([200, 30, 30]);
     const second = banner([30, 160, 30]);
     const copyWithThirdVariant = banner([30, 30, 200]);
-    const result = compare(first, copyWithThirdVariant, noiseOf(first, second));
+    const result = compare(first, copyWithThirdVariant, noiseMask(first, second));
     expect(result.diffPercent).toBe(0);
     // The banner (60 of 300 rows) in 8-pixel cells (64 rows), grown by one cell below (72).
     expect(result.noisePercent).toBeCloseTo((72 / 300) * 100, 5);
 
     // Outside the noise the copy is still held to the original.
     const copyMissingText = draw(400, 300, [{ x: 0, y: 0, w: 400, h: 60, rgb: [30, 30, 200] }]);
-    const missing = compare(first, copyMissingText, noiseOf(first, second));
+    const missing = compare(first, copyMissingText, noiseMask(first, second));
     expect(missing.diffPercent).toBeCloseTo(((200 * 30) / (400 * (300 - 72))) * 100, 5);
+  });
+
+  it('takes a banner whose random colour came out nearly alike on both renders as noise', () => {
+    const banner = (rgb: [number, number, number]) =>
+      draw(400, 300, [{ x: 0, y: 0, w: 400, h: 60, rgb }]);
+    // Two shades the eye cannot tell apart (under PIXEL_THRESHOLD), and a third the copy drew.
+    const first = banner([120, 80, 200]);
+    const second = banner([122, 81, 199]);
+    expect(differingPixels(first, second).count).toBe(0);
+    const result = compare(first, banner([10, 200, 40]), noiseMask(first, second));
+    expect(result.diffPercent).toBe(0);
+    expect(result.noisePercent).toBeCloseTo((72 / 300) * 100, 5);
+  });
+
+  it('takes nothing as noise where two renders drew the same', () => {
+    const page = draw(200, 100, [{ x: 10, y: 10, w: 50, h: 20, rgb: [20, 20, 200] }]);
+    const mask = noiseMask(
+      page,
+      draw(200, 100, [{ x: 10, y: 10, w: 50, h: 20, rgb: [20, 20, 200] }]),
+    );
+    expect(mask.cells.every((cell) => cell === 0)).toBe(true);
   });
 });
 
@@ -93,7 +113,7 @@ describe('pictures', () => {
       { x: 600, y: 400, w: 3, h: 3, rgb: [0, 0, 0] },
     ]);
     const copy = draw(1280, 800, [{ x: 0, y: 0, w: 1280, h: 100, rgb: [30, 30, 200] }]);
-    const map = heatmap(copy, compare(original, copy, noiseOf(original, second)), 320);
+    const map = heatmap(copy, compare(original, copy, noiseMask(original, second)), 320);
     const at = (x: number, y: number) => [
       ...map.data.subarray((y * 320 + x) * 4, (y * 320 + x) * 4 + 3),
     ];

@@ -22,6 +22,13 @@ export interface PixelMap {
 /** pixelmatch's colour distance: 0.1 ignores what the eye does not see (and anti-aliasing). */
 export const PIXEL_THRESHOLD = 0.1;
 /**
+ * Two renders of one version, in one browser, at one frozen minute, draw a still pixel the same:
+ * any change between them is noise, even one the eye would not see. At `PIXEL_THRESHOLD` a banner
+ * whose random colour came out close on both renders was not noise, and counted in full as a
+ * change against the other version (about one page in fifty).
+ */
+export const NOISE_THRESHOLD = 0;
+/**
  * Noise is kept in square cells of this many pixels, grown by one cell: two renders of a rotating
  * banner differ in most of its pixels, not all (a letter both variants share), and the copy holds
  * a third variant; the cell and its neighbours cover the banner, not just the letters that moved.
@@ -65,7 +72,7 @@ export interface Differing extends PixelMap {
  * Pixels that differ between two pictures, over the union of their areas: where only one of them
  * has pixels (a page taller than the other) every pixel differs.
  */
-export function differingPixels(a: Picture, b: Picture): Differing {
+export function differingPixels(a: Picture, b: Picture, threshold = PIXEL_THRESHOLD): Differing {
   const width = Math.max(a.width, b.width);
   const height = Math.max(a.height, b.height);
   const bits = new Uint8Array(width * height).fill(1);
@@ -75,7 +82,7 @@ export function differingPixels(a: Picture, b: Picture): Differing {
   if (w > 0 && h > 0) {
     const output = new Uint8Array(w * h * 4);
     count += pixelmatch(crop(a, w, h), crop(b, w, h), output, w, h, {
-      threshold: PIXEL_THRESHOLD,
+      threshold,
       diffMask: true,
     });
     for (let y = 0; y < h; y++) {
@@ -102,8 +109,9 @@ export interface NoiseMask {
   cells: Uint8Array;
 }
 
-/** The noise of a page, from where two renders of the original differ (`differingPixels`). */
-export function noiseMask(differing: PixelMap): NoiseMask {
+/** The noise of a page: where two renders of one version differ at all (`NOISE_THRESHOLD`). */
+export function noiseMask(first: Picture, second: Picture): NoiseMask {
+  const differing = differingPixels(first, second, NOISE_THRESHOLD);
   const columns = Math.ceil(differing.width / NOISE_CELL);
   const rows = Math.ceil(differing.height / NOISE_CELL);
   const hit = new Uint8Array(columns * rows);

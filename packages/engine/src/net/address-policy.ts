@@ -160,6 +160,21 @@ function parseIPv4(host: string): string | null {
  * RFC 5952 IPv6, brackets and zone id dropped); null for a real host name that needs DNS.
  */
 export function parseHostAsIp(hostname: string): string | null {
+  let known = hostsParsed.get(hostname);
+  if (known === undefined) {
+    known = parseHost(hostname);
+    // A run asks about a few hosts thousands of times; a list of new hosts refills it.
+    if (hostsParsed.size >= HOSTS_KEPT) hostsParsed.clear();
+    hostsParsed.set(hostname, known);
+  }
+  return known;
+}
+
+/** Host names already read: every request's hop and connection asks again. */
+const hostsParsed = new Map<string, string | null>();
+const HOSTS_KEPT = 1024;
+
+function parseHost(hostname: string): string | null {
   let host = hostname.toLowerCase();
   if (host.startsWith('[')) {
     if (!host.endsWith(']')) return null;

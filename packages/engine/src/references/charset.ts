@@ -1,3 +1,4 @@
+import { isUtf8 as validUtf8 } from 'node:buffer';
 import { parseMediaType } from '../net/media-type.js';
 
 /**
@@ -197,6 +198,8 @@ export function cssCharsetRule(bytes: Uint8Array): string | undefined {
 }
 
 function isUtf8(bytes: Uint8Array): boolean {
+  // Valid throughout: checked in place (simdutf), without decoding a string that is thrown away.
+  if (validUtf8(bytes)) return true;
   try {
     // stream: a multi-byte sequence cut off by a truncated body does not count against UTF-8, as
     // long as the rest holds some evidence (a complete non-ASCII sequence, or nothing to decide).

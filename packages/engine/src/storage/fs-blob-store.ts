@@ -37,11 +37,13 @@ export function createFsBlobStore(
   const madeDirs = new Map<string, Promise<unknown>>();
   const written = createPresenceCache();
 
+  // `root`, normalized, with its separator: a path per blob without path.join's work each time.
+  const base = path.join(root, 'x').slice(0, -1);
   const pathOf = (hash: string) => {
     if (!HASH_PATTERN.test(hash)) throw new Error(`not a blob hash: ${hash}`);
     return scratch
-      ? path.join(root, hash.slice(0, 2), hash)
-      : path.join(root, hash.slice(0, 2), hash.slice(2, 4), hash);
+      ? `${base}${hash.slice(0, 2)}${path.sep}${hash}`
+      : `${base}${hash.slice(0, 2)}${path.sep}${hash.slice(2, 4)}${path.sep}${hash}`;
   };
   const ensureDir = (dir: string) => {
     let made = madeDirs.get(dir);

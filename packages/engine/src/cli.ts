@@ -13,14 +13,18 @@ if (nodeProblem) {
 // files at 0 ms, measured in alternating runs (one thread was slower). Set before the pool starts.
 process.env.UV_THREADPOOL_SIZE ??= '2';
 // The crawl's live heap is small (tens of MB for 12,000 URLs) but V8 grows the heap with the
-// allocation rate: a young generation of 8 MB and an old one let grow by a quarter of its live
-// size keep resident memory near what `--optimize-for-size` kept up to tens of thousands of URLs,
-// for a third less CPU (docs/engine.md, "Memory"). V8 reads them at start only: the CLI starts
-// again with them, in the same process (execve), unless they were given.
-const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'];
+// allocation rate: a young generation of 8 MB, and an old one let grow by half its live size
+// (by a quarter, V8 marked it again as soon as a full collection ended: 24 a run instead of 14,
+// its marking threads a third of the CPU). One malloc arena for all threads (glibc gives each its
+// own) pays for the room: 4.1 → 3.7 CPU-s and 146 → 142 MiB on bench:mirror's 12,000 URLs
+// (docs/engine.md, "Memory"). Chromium, which a run may start, inherits the arena setting, but its
+// own allocator (PartitionAlloc) serves its memory. V8 and glibc read these at start only: the CLI
+// starts again with them, in the same process (execve), unless the flags were given.
+const HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 if (!HEAP_FLAGS.every((flag) => process.execArgv.includes(flag)) && process.execve) {
   const args = [...HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)];
-  process.execve(process.execPath, [process.execPath, ...args], process.env);
+  const env = { MALLOC_ARENA_MAX: '1', ...process.env };
+  process.execve(process.execPath, [process.execPath, ...args], env);
 }
 const { main } = await import('./cli-main.js');
 main(process.argv.slice(2)).then(

@@ -6,6 +6,7 @@
  * unicast) is public, minus its special-purpose blocks.
  */
 import ipaddr from 'ipaddr.js';
+import { memoize } from './memo.js';
 
 export type AddressReason =
   | 'invalid'
@@ -159,21 +160,9 @@ function parseIPv4(host: string): string | null {
  * The IP address a host name denotes when it is an IP literal, normalized (dotted-quad IPv4,
  * RFC 5952 IPv6, brackets and zone id dropped); null for a real host name that needs DNS.
  */
-export function parseHostAsIp(hostname: string): string | null {
-  let known = hostsParsed.get(hostname);
-  if (known === undefined) {
-    known = parseHost(hostname);
-    // A run asks about a few hosts thousands of times; a list of new hosts refills it.
-    if (hostsParsed.size >= HOSTS_KEPT) hostsParsed.clear();
-    hostsParsed.set(hostname, known);
-  }
-  return known;
-}
+export const parseHostAsIp: (hostname: string) => string | null = memoize(parseHost, 1024);
 
-/** Host names already read: every request's hop and connection asks again. */
-const hostsParsed = new Map<string, string | null>();
-const HOSTS_KEPT = 1024;
-
+/** `parseHostAsIp` without its memory (every request's hop and connection asks again). */
 function parseHost(hostname: string): string | null {
   let host = hostname.toLowerCase();
   if (host.startsWith('[')) {

@@ -38,6 +38,13 @@ function start(role: string) {
   return child;
 }
 
+/** What `request` answers: the status, the body as text, and the head. */
+interface Answer {
+  status: number;
+  text: string;
+  headers: http.IncomingHttpHeaders;
+}
+
 /** A request with any Host header (fetch would drop it). */
 function request(
   port: string,
@@ -45,30 +52,28 @@ function request(
   init: { host?: string; method?: string; headers?: Record<string, string>; body?: unknown } = {},
 ) {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }>(
-    (resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: pathname,
-          method: init.method ?? 'GET',
-          headers: {
-            host: init.host ?? `localhost:${port}`,
-            ...(body ? { 'content-type': 'application/json' } : {}),
-            ...init.headers,
-          },
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: pathname,
+        method: init.method ?? 'GET',
+        headers: {
+          host: init.host ?? `localhost:${port}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...init.headers,
         },
-        (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, text, headers: res.headers }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    },
-  );
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, text, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** `mirror-site` runs a worker completed, from its Prometheus metrics. */

@@ -155,11 +155,22 @@ for (const viewport of [LAPTOP, PHONES[1]!] as Viewport[]) {
         )
         .toBe(true);
       const seen = await fidelityTexts();
-      // The panel reads the check's progress each time it polls the run's status: a check that
-      // finishes between two polls (a fast machine) goes from its first line to its score.
+      // The panel reads the check's progress each time it polls the run's status: a check whose
+      // comparisons all end between two polls (a fast machine) goes from one of its first lines
+      // (waiting for a browser, opening the pages) to its score. Its lines come in their order.
       const progressed = seen.some((line) => / of 4 comparisons done /.test(line));
-      const betweenTwoPolls = seen.length === 2 && score.test(seen[1]!);
+      const betweenTwoPolls = seen.length >= 2 && score.test(seen.at(-1)!);
       expect(progressed || betweenTwoPolls, seen.join(' | ')).toBe(true);
+      const order: ((line: string) => boolean)[] = [
+        (line) => line === en('hero.panel.fidelityQueued'),
+        (line) => line === en('hero.panel.fidelityStarting'),
+        (line) => / comparisons done /.test(line),
+        (line) => line === en('hero.panel.fidelityFinishing'),
+        (line) => score.test(line),
+      ];
+      const steps = seen.map((line) => order.findIndex((isStep) => isStep(line)));
+      expect(steps, seen.join(' | ')).not.toContain(-1);
+      expect(steps, seen.join(' | ')).toEqual([...steps].sort((a, b) => a - b));
       if (!progressed)
         test.info().annotations.push({
           type: 'fidelity',

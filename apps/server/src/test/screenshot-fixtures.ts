@@ -56,6 +56,8 @@ export interface ScreenshotSite {
   port: number;
   /** Requests by path (with query). */
   hits: Map<string, number>;
+  /** When each path (with query) was first asked for (`Date.now()`). */
+  firstAsked: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -70,9 +72,11 @@ export async function startScreenshotSite(
   host = '127.0.0.1',
 ): Promise<ScreenshotSite> {
   const hits = new Map<string, number>();
+  const firstAsked = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const target = req.url ?? '/';
     hits.set(target, (hits.get(target) ?? 0) + 1);
+    if (!firstAsked.has(target)) firstAsked.set(target, Date.now());
     const path = new URL(target, 'http://x').pathname;
     const html = (body: string) =>
       res
@@ -123,6 +127,7 @@ export async function startScreenshotSite(
     url: `http://${host}:${port}`,
     port,
     hits,
+    firstAsked,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

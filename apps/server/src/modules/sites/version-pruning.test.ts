@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mirrorSite, pollToEnd, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
-import { jobsSettled } from '../../test/jobs-settled.js';
+import { jobsIdle, jobsSettled } from '../../test/jobs-settled.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { PLAN_VERSIONS_KEPT } from './plan-limits.js';
 
@@ -78,6 +78,8 @@ describe('version pruning', () => {
         });
         expect(res.statusCode, res.body).toBe(202);
         expect((await pollToEnd(t, id, owner.headers)).at(-1)!.status).toBe('completed');
+        // The run's job prunes the versions beyond the plan's after the site reads "completed".
+        await jobsIdle(t);
         if (n === 2) v3Id = (await versionsOf(t, id, owner.headers))[0]!.id;
       }
       const before = await usedBytes(t, owner.headers);

@@ -5,11 +5,14 @@
  * (request-clock.ts), and no server able to crash the process (paused-parser.test.ts: undici 8
  * finishes a paused parser itself, where undici 7 asserted and killed the process, issue 5360).
  */
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { parseHostAsIp } from './address-policy.js';
+import { dispatch, type RawResponse, type ResponseBody } from './dispatch.js';
 import { NetError, RefusedAddressError } from './errors.js';
 import { RequestClock, type SpeedRule } from './request-clock.js';
 import {
@@ -125,6 +128,13 @@ const BAD_RESPONSE_CODES = new Set([
 const RELEASE_LIMIT = 64 * 1024;
 const RELEASE_GRACE_MS = 1_000;
 
+// The two parts of undici the client uses, not its entry point: that loads fetch, WebSocket,
+// caches and mocks too, 109 modules and a quarter of a plain run's start-up (0.1 CPU-s; the
+// package has no export map, and the client only dispatches, so `request()` is not needed).
+const requireUndici = createRequire(import.meta.url);
+const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
+const buildConnector = requireUndici('undici/lib/core/connect.js') as typeof Undici.buildConnector;
+
 /** A content encoding the client (and the archive reader) decode. */
 export type Encoding = 'gzip' | 'deflate' | 'br';
 
@@ -134,7 +144,7 @@ export type Encoding = 'gzip' | 'deflate' | 'br';
  */
 export function createSafeConnector(
   options: SafeLookupOptions & { timeoutMs?: number; tlsCa?: string | string[] },
-): buildConnector.connector {
+): Undici.buildConnector.connector {
   const check = createAddressCheck(options);
   const connect = buildConnector({
     allowH2: true,
@@ -174,15 +184,6 @@ function parseLocation(location: string, base: URL): URL | null {
   } catch {
     return null;
   }
-}
-
-function headerRecord(raw: Dispatcher.ResponseData['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }
 
 /** Encodings to undo, outermost first; null when one is unknown (the body is left as sent). */
@@ -292,19 +293,17 @@ function isDecodeError(error: Error): boolean {
   return typeof (error as { errno?: unknown }).errno === 'number' && /^(Z_|ERR__)/.test(code);
 }
 
-type Body = Dispatcher.ResponseData['body'];
-
 /** Frees a body we do not want; see RELEASE_LIMIT. Resolves once the body is closed. */
-async function release(body: Body): Promise<void> {
-  const timer = setTimeout(() => body.destroy(), RELEASE_GRACE_MS);
-  try {
-    await body.dump({ limit: RELEASE_LIMIT });
-  } catch {
-    // Already failed or destroyed: released all the same.
-  } finally {
-    clearTimeout(timer);
-  }
+function release(body: ResponseBody): Promise<void> {
+  return body.dump(RELEASE_LIMIT, RELEASE_GRACE_MS);
 }
+
+/** The body of a 204, a 304 or a HEAD answer. */
+const NO_BODY: AsyncIterable<Uint8Array> = {
+  [Symbol.asyncIterator]: () => ({
+    next: () => Promise.resolve({ done: true, value: undefined }),
+  }),
+};
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -345,20 +344,24 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     url: URL,
     method: string,
     headers: Record<string, string>,
-    signal: AbortSignal,
+    clock: RequestClock,
     body: Uint8Array | string | undefined,
-  ): Promise<Dispatcher.ResponseData> {
+  ): Promise<RawResponse> {
     try {
-      return await agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: body ?? null,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      return await dispatch(
+        agent,
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: body ?? null,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        clock.signal,
+        clock,
+      );
     } catch (error) {
       throw mapError(error, url.href);
     }
@@ -372,13 +375,12 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   async function respond(
     url: URL,
     method: string,
-    res: Dispatcher.ResponseData,
+    res: RawResponse,
     redirects: RedirectHop[],
     maxBytes: number | undefined,
-    clock: RequestClock,
   ): Promise<HttpResponse> {
     const raw = res.body;
-    const headers = headerRecord(res.headers);
+    const headers = res.headers;
     const href = url.href;
     const hasBody = method !== 'HEAD' && res.statusCode !== 204 && res.statusCode !== 304;
     const declared = Number(headers['content-length']);
@@ -391,7 +393,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       await connectionReleased();
     }
     const chain = hasBody ? decodingChain(headers['content-encoding']) : [];
-    let body: AsyncIterable<Uint8Array> = hasBody ? clock.meter(raw) : Readable.from([]);
+    let body: AsyncIterable<Uint8Array> = hasBody ? raw : NO_BODY;
     if (chain !== null && chain.length > 0) {
       for (const encoding of chain) body = decode(body, encoding);
       delete headers['content-encoding'];
@@ -465,16 +467,16 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       for (;;) {
         preflight(url);
         clock.hop(url.href);
-        const res = await send(url, method, headers, clock.signal, body);
-        const location = res.headers.location;
+        const res = await send(url, method, headers, clock, body);
+        const location = res.headers['location'];
         const target =
           follow && REDIRECT_STATUSES.has(res.statusCode) && typeof location === 'string'
             ? parseLocation(location, url)
             : null;
         if (target === null) {
           // The limits hold until the body is over, however it ends.
-          res.body.once('close', () => clock.stop());
-          return await respond(url, method, res, redirects, maxBytes, clock);
+          res.body.onClose(() => clock.stop());
+          return await respond(url, method, res, redirects, maxBytes);
         }
 
         await release(res.body);

@@ -7,6 +7,7 @@
  * - a minimum body speed, judged over the time spent waiting for the server only: a reader that
  *   is itself slow (or holds the body unread) is not taken for a slow server.
  */
+import type { BodyWatch } from './dispatch.js';
 import { NetError } from './errors.js';
 
 export interface SpeedRule {
@@ -16,7 +17,7 @@ export interface SpeedRule {
   afterMs: number;
 }
 
-export class RequestClock {
+export class RequestClock implements BodyWatch {
   private readonly controller = new AbortController();
   private readonly started = performance.now();
   private readonly deadline: NodeJS.Timeout | undefined;
@@ -24,6 +25,10 @@ export class RequestClock {
   private url: string;
   /** Body bytes of the current hop, as received (before decoding). */
   private bytes = 0;
+  /** Time the reader has waited for the server, and since when it waits now (if it does). */
+  private waited = 0;
+  private since: number | undefined;
+  private speedTimer: NodeJS.Timeout | undefined;
 
   /** Aborts the undici request (and destroys its body) with the reason of the first limit hit. */
   readonly signal: AbortSignal = this.controller.signal;
@@ -59,11 +64,13 @@ export class RequestClock {
   hop(url: string): void {
     this.url = url;
     this.bytes = 0;
+    this.waited = 0;
   }
 
   /** The request is over (body consumed, released or failed): no limit applies any more. */
   stop(): void {
     clearTimeout(this.deadline);
+    clearTimeout(this.speedTimer);
     this.unlink();
   }
 
@@ -72,43 +79,35 @@ export class RequestClock {
     if (this.signal.aborted) throw this.signal.reason;
   }
 
-  /** The body as received, timed: fails the request when the server is too slow to send it. */
-  async *meter(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  /**
+   * The reader waits for the body and nothing is queued (BodyWatch): the speed rule's time runs
+   * until bytes arrive. The bytes stay the same while waiting, so the average can only fall: the
+   * first moment it breaks the rule is known in advance.
+   */
+  waiting(): void {
     const { minBytesPerSecond, afterMs } = this.speed;
-    let waited = 0;
-    let timer: NodeJS.Timeout | undefined;
-    let since = 0;
-    const wait = () => {
-      since = performance.now();
-      if (minBytesPerSecond <= 0) return;
-      // The bytes stay the same while waiting, so the average can only fall: the first moment it
-      // breaks the rule is known in advance.
-      const allowed = Math.max(afterMs, (this.bytes * 1000) / minBytesPerSecond);
-      timer = setTimeout(
-        () =>
-          this.fail(
-            waited + performance.now() - since,
-            `under ${minBytesPerSecond} bytes/s while waiting for the server`,
-          ),
-        Math.max(0, allowed - waited),
-      );
-      timer.unref();
-    };
-    const arrived = () => {
-      clearTimeout(timer);
-      waited += performance.now() - since;
-    };
-    try {
-      wait();
-      for await (const chunk of body) {
-        arrived();
-        this.bytes += chunk.byteLength;
-        yield chunk;
-        wait();
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    if (this.since !== undefined) return;
+    this.since = performance.now();
+    if (minBytesPerSecond <= 0) return;
+    const allowed = Math.max(afterMs, (this.bytes * 1000) / minBytesPerSecond);
+    this.speedTimer = setTimeout(
+      () =>
+        this.fail(
+          this.waited + performance.now() - (this.since ?? 0),
+          `under ${minBytesPerSecond} bytes/s while waiting for the server`,
+        ),
+      Math.max(0, allowed - this.waited),
+    );
+    this.speedTimer.unref();
+  }
+
+  /** Body bytes arrived (BodyWatch): a wait for them is over. */
+  received(bytes: number): void {
+    this.bytes += bytes;
+    if (this.since === undefined) return;
+    clearTimeout(this.speedTimer);
+    this.waited += performance.now() - this.since;
+    this.since = undefined;
   }
 
   private fail(ms: number, why: string): void {

@@ -17,6 +17,8 @@
 //   --only mirror,wget,httrack   tools to run (default all three)
 //   --concurrency N         our CLI's --concurrency (default 16); its --max-pages and
 //                           --max-files (when the build has it) are raised to the site's size
+//   --cli PATH              our CLI to run (default packages/engine/dist/cli.js): a build of an
+//                           earlier commit, for before and after on the same machine
 //   --render MODE           our CLI's --render (auto|always|never; default: the CLI's, auto, on
 //                           generated sites, never on docs); the tables say whether Chromium ran
 //   --curve 2000,5000,…     memory-growth curve: only our CLI, on generated sites of these page
@@ -44,10 +46,13 @@ const { values } = parseArgs({
     curve: { type: 'string' },
     'assets-per-page': { type: 'string', default: '5' },
     render: { type: 'string' },
+    cli: { type: 'string' },
   },
 });
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const cli = path.join(repoRoot, 'packages/engine/dist/cli.js');
+const cli = values.cli
+  ? path.resolve(values.cli)
+  : path.join(repoRoot, 'packages/engine/dist/cli.js');
 const latencyMs = Number(values.latency);
 
 function buildCli() {

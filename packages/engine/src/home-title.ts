@@ -1,4 +1,4 @@
-import { cleanSiteTitle } from '@mirror/contract';
+import { cleanSiteTitle } from '@mirror/contract/site-rules';
 import { processHtml } from './references/index.js';
 import { readBlob } from './storage/blob-utils.js';
 import type { BlobStore, Manifest, ManifestEntry } from './types.js';

@@ -30,7 +30,11 @@ const CACHE_BUSTERS: ReadonlySet<string> = new Set([
   'version',
 ]);
 
+/** A query that is a version stamp alone, with no name: `?2022.1`, `?v3`, `?1700000000`, `?3f2a9c1b`. */
+const VERSION_STAMP = /^(?:v?\d+(?:[.-]\d+)*|[0-9a-f]{6,})$/i;
+
 function isCacheBusterQuery(query: string): boolean {
+  if (VERSION_STAMP.test(query)) return true;
   const names = [...new URLSearchParams(query).keys()];
   return names.length > 0 && names.every((name) => CACHE_BUSTERS.has(name.toLowerCase()));
 }
@@ -39,7 +43,8 @@ function isCacheBusterQuery(query: string): boolean {
  * By path (no query): the file of the paths the copy holds only query variants of, where those
  * variants agree: several of them answered 200 with one body (Next.js asks `index.txt?_rsc=…`
  * with a cache key that changes with the page it navigates from), or the only one is no page and
- * its parameters are all cache busters (`/config.json?t=1700000000`). One variant of anything else
+ * its parameters are all cache busters (`/config.json?t=1700000000`) or it is a version stamp
+ * (`/pydoctheme.css?2022.1`). One variant of anything else
  * (`/api/list?page=2`, `/watch?v=abc`) proves nothing. Entries answered 300 or more are left out.
  */
 export function agreedQueryVariants(entries: Iterable<ManifestEntry>): Map<string, ManifestEntry> {

@@ -333,6 +333,18 @@ export interface MirrorOptions {
    * static export, whose server answers no POST.
    */
   markForms?: boolean;
+  /**
+   * Keep each response's status line and headers (`Manifest.capture`), which WARC and WACZ
+   * exports and the next run's revalidation read; default true. The CLI leaves it out of a run
+   * that writes a folder only.
+   */
+  captureLog?: boolean;
+  /**
+   * Told, as the copy is rewritten, the copy paths each page, style sheet and web manifest
+   * references: `exportStatic`'s `references`, so that the CLI's export parses again only the
+   * documents that reference a file it renames.
+   */
+  onDocumentReferences?: (path: string, copyPaths: ReadonlySet<string>) => void;
   includeSubdomains?: boolean;
   /** Regular expressions (as strings or RegExp) on the full URL. */
   include?: (string | RegExp)[];

@@ -18,7 +18,11 @@ interface CaptureLogHead {
 export class CaptureLog {
   private readonly lines = new Map<string, string>();
 
-  constructor(private readonly userAgent: string) {}
+  /** `kept` false: a log that records nothing and writes nothing (`MirrorOptions.captureLog`). */
+  constructor(
+    private readonly userAgent: string,
+    private readonly kept = true,
+  ) {}
 
   /** A response answered at `at` (default: now). */
   response(
@@ -27,6 +31,7 @@ export class CaptureLog {
     headers: Record<string, string>,
     at: Date = new Date(),
   ): void {
+    if (!this.kept) return;
     const record: CaptureRecord = {
       url,
       at: at.toISOString(),
@@ -38,6 +43,7 @@ export class CaptureLog {
 
   /** A 304 answer: the earlier response (its line in the previous log) stands, revalidated now. */
   revalidated(url: string, earlier: string | undefined, fallbackAt: string): void {
+    if (!this.kept) return;
     const revalidatedAt = new Date().toISOString();
     const record: CaptureRecord = earlier
       ? { ...(JSON.parse(earlier) as CaptureRecord), revalidatedAt }

@@ -1,4 +1,4 @@
-import { findForms } from '../forms/forms.js';
+import { formReader } from '../forms/forms.js';
 import {
   decodeBody,
   processCss,
@@ -130,9 +130,15 @@ export class Discovery {
     try {
       if (type === 'html') {
         const { text } = decodeBody(raw, contentType, 'html');
-        const result = processHtml(text, documentUrl, collectRefs);
+        const reader = formReader(text, documentUrl);
+        const result = processHtml(
+          text,
+          documentUrl,
+          collectRefs,
+          reader ? { observer: reader.observer } : {},
+        );
         refs = result.refs;
-        const forms = findForms(text, documentUrl);
+        const forms = reader?.forms() ?? [];
         info = { hints: result.renderHints, ...(forms.length > 0 ? { forms } : {}) };
         for (const map of result.importMaps) this.rememberImportMap(map);
         const base = refs.find((r) => r.context === 'base')?.url ?? documentUrl;

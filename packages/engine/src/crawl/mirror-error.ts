@@ -1,4 +1,4 @@
-import { classifyMirrorFailure, type MirrorFailureKind } from '@mirror/contract';
+import { classifyMirrorFailure, type MirrorFailureKind } from '@mirror/contract/mirror-failures';
 import type { FailedUrl } from '../types.js';
 import { errorCode } from './fetch-policy.js';
 

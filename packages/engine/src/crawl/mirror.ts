@@ -216,7 +216,7 @@ class Crawler {
       ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     });
     for (const entry of options.previous?.entries ?? []) this.previous.set(entry.url, entry);
-    this.captures = new CaptureLog(settings.userAgent);
+    this.captures = new CaptureLog(settings.userAgent, options.captureLog ?? true);
     this.frontier = new Frontier(
       settings,
       signal,
@@ -323,6 +323,7 @@ class Crawler {
       hintFor: (url) => this.discovery.hintFor(url),
       markForms: this.options.markForms === true,
       onProgress: (done, total) => this.progress.rewriting(done, total),
+      onReferences: this.options.onDocumentReferences,
     });
     this.emit('finalizing', true);
     const entries = [...this.entries.values()].sort((a, b) =>

@@ -1,4 +1,4 @@
-import { classifyMirrorFailure } from '@mirror/contract';
+import { classifyMirrorFailure } from '@mirror/contract/mirror-failures';
 import type { FailedUrl } from '../types.js';
 
 /**

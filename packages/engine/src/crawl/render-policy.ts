@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { findForms } from '../forms/forms.js';
 import { markScriptSubmits } from '../forms/script-submits.js';
-import { decodePng, differingPixels, textSimilarity } from '../fidelity/compare.js';
 import type { HttpClient } from '../net/http-client.js';
 import type { RenderHints } from '../references/index.js';
 import { mergeAbilities, scriptAbilities, type ScriptAbility } from '../references/script-scan.js';
@@ -690,7 +689,9 @@ export class RenderPolicy {
 }
 
 /** How a candidate for a page's copy compares with the page as rendered. */
-function judge(form: RenderForm, rendered: PageProbe, loaded: PageProbe): Candidate {
+async function judge(form: RenderForm, rendered: PageProbe, loaded: PageProbe): Promise<Candidate> {
+  // The picture code loads with the first page measured: most runs render none.
+  const { decodePng, differingPixels, textSimilarity } = await import('../fidelity/compare.js');
   const before = decodePng(rendered.screenshot);
   const after = decodePng(loaded.screenshot);
   const differing = differingPixels(before, after);

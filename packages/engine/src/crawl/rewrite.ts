@@ -7,6 +7,7 @@ import {
   processJs,
   processWebManifest,
   resolvesAgainstDocument,
+  spliceUtf8,
   type ImportMap,
   type Ref,
   type RefVisitor,
@@ -35,6 +36,8 @@ export interface RewriteInput {
   markForms: boolean;
   /** Told every 20 entries how many are done. */
   onProgress(done: number, total: number): void;
+  /** Told the copy paths each page, style sheet and web manifest references (`MirrorOptions`). */
+  onReferences?: ((path: string, copyPaths: ReadonlySet<string>) => void) | undefined;
 }
 
 /**
@@ -80,13 +83,15 @@ export async function rewriteCopy(input: RewriteInput): Promise<void> {
 
 class Rewriter {
   private readonly visit: RefVisitor;
+  /** The copy paths the document being parsed references (parsing is synchronous). */
+  private referenced: Set<string> | null = null;
 
   constructor(private readonly input: RewriteInput) {
     this.visit = this.rewriteVisitor();
   }
 
   async rewrite(entry: ManifestEntry): Promise<void> {
-    const { store, importMaps } = this.input;
+    const { store } = this.input;
     if (entry.status >= 300 && entry.status < 400) {
       entry.headers = {
         ...entry.headers,
@@ -99,14 +104,40 @@ class Rewriter {
     if (type === 'other' || type === 'search-index' || !entry.sourceHash) return;
     const raw = await readBlob(store, entry.sourceHash);
     if (raw.length > DEFAULTS.maxParsedBytes) return;
+    const referenced = new Set<string>();
+    this.referenced = referenced;
+    let output: string | Uint8Array | undefined;
+    try {
+      output = this.rewritten(entry, type, raw);
+    } finally {
+      this.referenced = null;
+    }
+    if (output === undefined) return;
+    if (type !== 'js') this.input.onReferences?.(entry.path, referenced);
+    const stored = await store.put(bytesOf(output));
+    entry.hash = stored.hash;
+    entry.size = stored.size;
+  }
+
+  /** The copy's text (or bytes) of a document; undefined for a script that needs no change. */
+  private rewritten(
+    entry: ManifestEntry,
+    type: 'html' | 'css' | 'js' | 'manifest',
+    raw: Buffer,
+  ): string | Uint8Array | undefined {
+    const { importMaps } = this.input;
     const visit = this.visit;
     let output: string;
     if (type === 'html') {
       const { text, charset } = decodeBody(raw, entry.contentType, 'html');
       const utf8 = charset.toLowerCase() === 'utf-8';
-      output = processHtml(text, entry.url, visit, { forceUtf8: !utf8 }).html;
-      if (this.input.markForms && entry.forms)
-        output = markForms(output, entry.forms, this.input.mapper);
+      const result = processHtml(text, entry.url, visit, { forceUtf8: !utf8 });
+      const marks = this.input.markForms && entry.forms !== undefined;
+      // A page that only has its references changed: its bytes, edited in place.
+      if (utf8 && !marks && !entry.rendered && !entry.replayed)
+        return spliceUtf8(raw, text, result.edits) ?? result.html;
+      output = result.html;
+      if (marks) output = markForms(output, entry.forms!, this.input.mapper);
       if (entry.rendered || entry.replayed)
         output = withRuntimeShim(output, this.siteOrigin(), this.capturedOrigins());
       if (!utf8) transcoded(entry, 'text/html; charset=utf-8');
@@ -122,14 +153,12 @@ class Rewriter {
         importMaps,
       }).code;
       // Most modules need no change (the copy keeps their paths): they stay byte for byte.
-      if (output === text) return;
+      if (output === text) return undefined;
       if (charset.toLowerCase() !== 'utf-8') transcoded(entry, 'text/javascript; charset=utf-8');
     } else {
       output = processWebManifest(raw.toString('utf8'), entry.url, visit).json;
     }
-    const stored = await store.put(bytesOf(output));
-    entry.hash = stored.hash;
-    entry.size = stored.size;
+    return output;
   }
 
   /**
@@ -198,7 +227,9 @@ class Rewriter {
       const captured = entries.has(withoutHash(url));
       const fragment = fragmentOf(ref.raw);
       if (!captured && !mapper.isOwn(url)) return ref.kind === 'page' ? undefined : url.href;
-      return mapper.toCopyPath(url) + fragment;
+      const copyPath = mapper.toCopyPath(url);
+      this.referenced?.add(copyPath);
+      return copyPath + fragment;
     };
   }
 

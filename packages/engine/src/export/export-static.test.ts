@@ -80,6 +80,69 @@ describe('static export', () => {
     expect(fs.existsSync(path.join(out, 'api/items.json'))).toBe(false);
   });
 
+  it('keeps the query of a version-stamped file in references and writes the file under its bare name', async () => {
+    // Sphinx's theme (`pydoctheme.css?2022.1`) and WordPress (`?ver=6.4.2`) stamp every asset.
+    const page =
+      '<!doctype html><LINK REL=stylesheet HREF="/s.css?2022.1"><script src=/a.js?ver=6.4.2></script>';
+    const { store, manifest } = await copyOf({
+      '/': ['text/html; charset=utf-8', page],
+      '/s.css?2022.1': ['text/css', 'a{color:red}'],
+      '/a.js?ver=6.4.2': ['text/javascript', 'void 0'],
+    });
+    const out = tempDir();
+    await exportStatic(manifest, store, out, { placeBlobs: 'move' });
+    // A static server ignores the query: the page needs no change.
+    expect(read(out, 'index.html')).toBe(page);
+    expect(read(out, 's.css')).toBe('a{color:red}');
+    expect(read(out, 'a.js')).toBe('void 0');
+    expect(fs.readdirSync(out).sort()).toEqual(['a.js', 'index.html', 's.css']);
+  });
+
+  it('points references to a version-stamped file at the name its bare file got when another took it', async () => {
+    const { store, manifest } = await copyOf({
+      '/': [
+        'text/html',
+        '<link rel=stylesheet href="/s.css?v=2"><link rel=stylesheet href="/S.css">',
+      ],
+      '/S.css': ['text/css', 'b{color:blue}'],
+      '/s.css?v=2': ['text/css', 'a{color:red}'],
+    });
+    const out = tempDir();
+    await exportStatic(manifest, store, out, { placeBlobs: 'move' });
+    const href = /href="(\/s-[0-9a-f]{8}\.css)"/.exec(read(out, 'index.html'))?.[1];
+    expect(href).toBeDefined();
+    expect(read(out, href!.slice(1))).toBe('a{color:red}');
+    expect(read(out, 'S.css')).toBe('b{color:blue}');
+  });
+
+  it('parses again only the documents that reference a file the export renames', async () => {
+    // Parsed again, its folder link would say `/docs/index.html`: it is placed as it is.
+    const odd = '<!doctype html><P CLASS=x>No data here <a href=/docs/>docs</a>';
+    const { store, manifest } = await copyOf({
+      '/': ['text/html', '<a href="/list?page=2">next</a> <a href="/about.html">about</a>'],
+      '/list?page=2': ['text/html', '<a href="/">home</a>'],
+      '/about.html': ['text/html', odd],
+      '/docs/': ['text/html', 'Docs'],
+      '/s.css': ['text/css', 'a{background:url(/data)}'],
+      '/data': ['image/png', 'PNG'],
+      '/unknown.html': ['text/html', '<a href="/data">data</a>'],
+    });
+    const references = new Map<string, ReadonlySet<string>>([
+      ['/', new Set(['/list?page=2', '/about.html'])],
+      ['/list?page=2', new Set(['/'])],
+      ['/about.html', new Set(['/docs/'])],
+      ['/s.css', new Set(['/data'])],
+      // '/unknown.html' is not listed: it is parsed again, as without `references`.
+    ]);
+    const out = tempDir();
+    await exportStatic(manifest, store, out, { placeBlobs: 'move', references });
+    expect(read(out, 'index.html')).toContain('href="/list@page=2.html"');
+    expect(read(out, 'about.html')).toBe(odd);
+    expect(read(out, 's.css')).toBe('a{background:url(/data.png)}');
+    expect(read(out, 'unknown.html')).toContain('href="/data.png"');
+    expect(read(out, 'data.png')).toBe('PNG');
+  });
+
   it('places documents byte for byte when every copy path keeps its name', async () => {
     // Odd but valid markup and a relative reference: nothing is re-serialized.
     const page = '<!doctype html><P CLASS=x>Hi <a href="docs/a.html">a</a> <img src=/i.png>';

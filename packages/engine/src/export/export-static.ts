@@ -130,6 +130,13 @@ function withFilesScript(html: string, wanted: boolean): string {
 const isRedirect = (entry: ManifestEntry) => entry.status >= 300 && entry.status < 400;
 
 /**
+ * Whether a copy path's export file has its name for a static server: the same, or a folder's `/`
+ * as its `/index.html`.
+ */
+const keepsName = (copyPath: string, file: string) =>
+  file === copyPath || (copyPath.endsWith('/') && file === `${copyPath}index.html`);
+
+/**
  * Two copy paths that land on one export file and are one file there: the same body, or a folder's
  * page and its `index.html` (what a static server answers for both anyway).
  */
@@ -162,6 +169,12 @@ export async function exportStatic(
      * is left without them). `link` and `move` are for a store thrown away afterwards (the CLI's).
      */
     placeBlobs?: 'copy' | 'link' | 'move';
+    /**
+     * The copy paths each document references, by its copy path (`MirrorOptions.
+     * onDocumentReferences`): a document that references no file the export renames is placed as
+     * it is, not parsed again. Documents it does not name are rewritten.
+     */
+    references?: ReadonlyMap<string, ReadonlySet<string>>;
   } = {},
 ): Promise<{ files: number; bytes: number }> {
   const byCopyPath = new Map<string, string>();
@@ -176,8 +189,20 @@ export async function exportStatic(
     ...entry,
     path,
   }));
+  // Such a variant whose bare name is also its file's name needs no file of its own: references
+  // keep their query (`pydoctheme.css?2022.1`), which a static server ignores.
+  const servedBare = new Set(
+    agreed.filter((entry) => exportPathOf(entry) === entry.path).map((entry) => entry.path),
+  );
+  /** Such variants, by copy path: their bare path. */
+  const stamped = new Map<string, string>();
   for (const entry of [...manifest.entries, ...agreed]) {
     if (entry.status >= 400 && entry.path !== fallback?.path) continue;
+    const q = entry.path.indexOf('?');
+    if (q !== -1 && servedBare.has(entry.path.slice(0, q))) {
+      stamped.set(entry.path, entry.path.slice(0, q));
+      continue;
+    }
     let file = exportPathOf(entry);
     const holder = taken.get(file.toLowerCase());
     if (holder && holder.file === file && isOneFile(holder.entry, entry)) {
@@ -196,23 +221,36 @@ export async function exportStatic(
     byCopyPath.set(entry.path, file);
     plan.push(planned);
   }
+  // The bare file keeps its name unless another file took it first (`/S.css` beside `/s.css?v=2`
+  // on a host blind to case): then references go to the name it got.
+  for (const [variant, bare] of stamped) {
+    const file = byCopyPath.get(bare)!;
+    byCopyPath.set(variant, file === bare ? variant : file);
+  }
 
+  /** Copy paths whose export file has another name: what a reference must change for. */
+  const renamedPaths = new Set<string>();
+  for (const [copyPath, file] of byCopyPath)
+    if (!keepsName(copyPath, file)) renamedPaths.add(copyPath);
   // References in the copy are root-relative copy paths, and the export is served from its root
-  // too. When every copy path keeps its name in the export (a folder's `/` becoming its
-  // `/index.html` counts as the same name for a static server), no reference needs rewriting: the
+  // too. When every copy path keeps its name in the export, no reference needs rewriting: the
   // documents are placed byte for byte like any other file.
-  const rewriteDocuments = plan.some(
-    ({ entry, file }) =>
-      file !== entry.path && !(entry.path.endsWith('/') && file === `${entry.path}index.html`),
-  );
+  const rewriteDocuments = renamedPaths.size > 0;
   // Files whose name changed, for the runtime shim of rendered pages (see EXPORT_FILES_SCRIPT).
   const renamed: Record<string, string> = {};
   for (const { entry, file } of plan) {
-    const sameName =
-      file === entry.path || (entry.path.endsWith('/') && file === `${entry.path}index.html`);
-    if (!sameName && (entry.status < 300 || entry.status >= 400)) renamed[entry.path] = file;
+    if (!keepsName(entry.path, file) && !isRedirect(entry)) renamed[entry.path] = file;
   }
   const filesScript = rewriteDocuments && Object.keys(renamed).length > 0;
+  /** Whether a document's text changes in the export (see `options.references`). */
+  const rewritten = (entry: ManifestEntry): boolean => {
+    if (!rewriteDocuments || isRedirect(entry)) return false;
+    if (!REWRITTEN_TYPES.has(essenceOf(entry.contentType))) return false;
+    const refs = options.references?.get(entry.path);
+    if (!refs || (filesScript && (entry.rendered || entry.replayed))) return true;
+    for (const ref of refs) if (renamedPaths.has(ref)) return true;
+    return false;
+  };
   const copyBase = 'http://copy.invalid';
   const toExport = (copyPath: string) => byCopyPath.get(copyPath);
   const visitor: RefVisitor = (ref) => {
@@ -245,14 +283,7 @@ export async function exportStatic(
   let placeBlobs = options.placeBlobs ?? 'copy';
   /** Blobs that are read to be rewritten: never moved away, whatever else shares their bytes. */
   const readLater = new Set(
-    plan
-      .filter(
-        ({ entry }) =>
-          rewriteDocuments &&
-          entry.status < 300 &&
-          REWRITTEN_TYPES.has(essenceOf(entry.contentType)),
-      )
-      .map(({ entry }) => entry.hash),
+    plan.filter(({ entry }) => rewritten(entry)).map(({ entry }) => entry.hash),
   );
   /** Where each moved blob went: later files with the same bytes are linked to it. */
   const movedTo = new Map<string, Promise<string>>();
@@ -309,7 +340,7 @@ export async function exportStatic(
     }
     const type = essenceOf(entry.contentType);
     const documentUrl = `${copyBase}${entry.path}`;
-    if (rewriteDocuments && REWRITTEN_TYPES.has(type)) {
+    if (rewritten(entry)) {
       const text = (await readBlob(store, entry.hash)).toString('utf8');
       const output =
         type === 'text/css'

@@ -1,8 +1,25 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { processHtml } from '../references/html.js';
 import type { PageForm } from '../types.js';
-import { findForms, FORM_LIMITS } from './forms.js';
+import { findForms as scanForms, FORM_LIMITS, formReader } from './forms.js';
 
 const PAGE = 'https://www.example.com/contact/';
+
+/** The forms read while the crawl rewrites the page (one scan). */
+function formsOnRewrite(html: string, pageUrl: string): PageForm[] {
+  const reader = formReader(html, pageUrl);
+  if (!reader) return [];
+  processHtml(html, pageUrl, () => undefined, { observer: reader.observer });
+  return reader.forms();
+}
+
+/** Every case reads the same forms with a scan of its own and riding on the rewrite's scan. */
+function findForms(html: string, pageUrl: string): PageForm[] {
+  const forms = scanForms(html, pageUrl);
+  expect(formsOnRewrite(html, pageUrl)).toEqual(forms);
+  return forms;
+}
 
 function only(html: string, pageUrl = PAGE): PageForm {
   const forms = findForms(html, pageUrl);
@@ -639,5 +656,63 @@ describe('findForms: hostile pages stay small', () => {
     expect(forms[0]!.fields[0]!.options).toHaveLength(FORM_LIMITS.optionsPerField);
     expect(forms[0]!.fields.length).toBeLessThanOrEqual(FORM_LIMITS.fieldsPerForm);
     expect(forms[0]!.fieldsOmitted).toBeGreaterThan(0);
+  });
+});
+
+describe('findForms riding on the rewrite', () => {
+  /** Pieces of markup that move the form pointer, templates, search boxes, options and buttons. */
+  const PIECES = [
+    '<form action="/a.php" method="post" id="f">',
+    '<form role="search" action="https://www.example.com/search">',
+    '<form class="newsletter" data-netlify="true">',
+    '</form>',
+    '<input type="email" name="email" required>',
+    '<input name="q" placeholder="Search" aria-label="Search">',
+    '<input type="checkbox" name="c" value="1">',
+    '<input type="submit" value="Send">',
+    '<input name="outside" form="f">',
+    '<textarea name="m">hi <form> there</textarea>',
+    '<select name="s"><option value="1">One<option>Two</select>',
+    '<button>Subscribe</button>',
+    '<button type="button">No</button>',
+    '<template><form action="/t"><input name="t"></form></template>',
+    '<template>',
+    '</template>',
+    '<noscript><form action="/n"><input name="n"></form></noscript>',
+    '<div role="search">',
+    '<search>',
+    '</search>',
+    '</div>',
+    '<h2>Contact us</h2>',
+    'Newsletter &amp; news',
+    '<script>var s = "<form>";</script>',
+    '<style>.a::before { content: "<form>" }</style>',
+    '<!-- <form action="/c"> -->',
+    '<base href="/base/">',
+    '<svg><rect width="1" height="1"/></svg>',
+    '<img src="/i.png" class="x" title="t" alt="a">',
+    '<a href="/p" class="link">Link</a>',
+  ];
+
+  it('reads the same forms as its own scan, in any arrangement of the pieces that matter', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }), (pieces) => {
+        const html = `<!doctype html><title>T</title>${pieces.join('\n')}<form>`;
+        expect(formsOnRewrite(html, PAGE)).toEqual(scanForms(html, PAGE));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves the rewrite as it was', () => {
+    const html = `<form action="/a.php" class="c"><input name="q" value="v"></form><img src="/i.png" class="x" alt="a">`;
+    const visit = (ref: { url: string }) => `local${new URL(ref.url).pathname}`;
+    const alone = processHtml(html, PAGE, visit);
+    const reader = formReader(html, PAGE)!;
+    const riding = processHtml(html, PAGE, visit, { observer: reader.observer });
+    expect(riding.html).toBe(alone.html);
+    expect(riding.refs).toEqual(alone.refs);
+    expect(riding.html).toContain('src="local/i.png"');
+    expect(reader.forms()).toHaveLength(1);
   });
 });

@@ -1,6 +1,16 @@
-import { tokenize, tokenTypes } from 'css-tree';
+import { createRequire } from 'node:module';
+import type * as CssTree from 'css-tree';
 import { RefSink } from './sink.js';
+import { spliceText, type Edit } from './splice.js';
 import type { Ref, RefKind, RefVisitor } from './types.js';
+
+// css-tree's tokenizer alone (the package exports it as `css-tree/tokenizer`; its types name only
+// the whole package): the whole package loads its lexer and the MDN syntax data, 125 modules that
+// reading references never uses.
+const { tokenize, tokenTypes } = createRequire(import.meta.url)('css-tree/tokenizer') as Pick<
+  typeof CssTree,
+  'tokenize' | 'tokenTypes'
+>;
 
 const T_IDENT = tokenTypes.Ident;
 const T_FUNCTION = tokenTypes.Function;
@@ -95,12 +105,6 @@ function stringInner(token: string): string {
 
 export type CssMode = 'stylesheet' | 'declarations';
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
 /**
  * Finds and rewrites the references of a stylesheet (or of a declaration list, for `style`
  * attributes) by splicing replacements into the original text at token offsets: everything that is
@@ -110,15 +114,7 @@ export function rewriteCss(css: string, base: string, sink: RefSink, mode: CssMo
   if (!MAY_HOLD_REFS.test(css)) return css;
   const scanner = new CssScanner(css, base, sink, mode);
   tokenize(css, scanner.onToken);
-  const edits = scanner.edits;
-  if (edits.length === 0) return css;
-  let out = '';
-  let pos = 0;
-  for (const e of edits) {
-    out += css.slice(pos, e.start) + e.text;
-    pos = e.end;
-  }
-  return out + css.slice(pos);
+  return spliceText(css, scanner.edits);
 }
 
 /** A state machine over the token stream: tracks blocks, at-rules, properties and functions. */

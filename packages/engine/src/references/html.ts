@@ -25,6 +25,7 @@ import { rewriteJs } from './js.js';
 import { isRecord, jsonIndent } from './json.js';
 import { mergeAbilities, scriptAbilities } from './script-scan.js';
 import { RefSink, trimAscii } from './sink.js';
+import { ordered, spliceText, type Edit } from './splice.js';
 import type { Ref, RefVisitor, RenderHints } from './types.js';
 
 export { readRawText } from './html-tables.js';
@@ -46,11 +47,32 @@ export interface ProcessHtmlOptions {
    * of `<head>` when the page declares nothing.
    */
   forceUtf8?: boolean;
+  /**
+   * Sees the document's tags and text as the rewrite reads them, so that another reader of the
+   * page (its forms) costs no second scan. Not told of `<noscript>` and `<template>` contents
+   * beyond their tags, nor of raw text (scripts, styles, titles, textareas).
+   */
+  observer?: TagObserver;
+}
+
+/** A reader that rides on the rewrite's scan of a page (`ProcessHtmlOptions.observer`). */
+export interface TagObserver {
+  /** Attributes neither the rewrite nor the observer reads: stepped over without an object each. */
+  readonly ignored: ReadonlySet<string>;
+  startTag(name: string, attrs: ScannedAttr[], at: number, selfClosing: boolean): void;
+  endTag(name: string, at: number): void;
+  /** Text between tags, `[start, end)` of the page. */
+  text(start: number, end: number): void;
 }
 
 export interface ProcessHtmlResult {
   /** The document with references replaced; the input string itself when nothing changed. */
-  html: string;
+  readonly html: string;
+  /**
+   * What `html` changed of the document, in order: `spliceUtf8` makes the copy's bytes from the
+   * fetched ones without building `html`.
+   */
+  edits: readonly Edit[];
   refs: Ref[];
   /** The document has a `<base href>` (visited with context `base`). */
   hasBase: boolean;
@@ -65,12 +87,6 @@ export interface ProcessHtmlResult {
    * but JSON-LD), as written, at most 200: the crawl reads the file paths their strings name.
    */
   scriptTexts: string[];
-}
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
 }
 
 class HtmlWalker implements AttrScope {
@@ -148,7 +164,9 @@ class HtmlWalker implements AttrScope {
     fragment: boolean,
     stopAt: ((tag: Tag) => boolean) | undefined,
   ): void {
-    const scanner = new HtmlScanner(this.source, from, to, UNREAD_ATTRIBUTES);
+    const main = !fragment && stopAt === undefined;
+    const observer = main ? this.options.observer : undefined;
+    const scanner = new HtmlScanner(this.source, from, to, observer?.ignored ?? UNREAD_ATTRIBUTES);
     const source = this.source;
     const foreign: Open[] = [];
     /** Open `<video>`, `<audio>` and `<picture>` elements (a `<source>` takes its parent's kind). */
@@ -157,12 +175,12 @@ class HtmlWalker implements AttrScope {
     /** An SPA mount point was opened: is anything put in it before it closes? */
     let pendingRoot = false;
     let svgStyle: number[] | undefined;
-    const main = !fragment && stopAt === undefined;
 
     for (;;) {
       const token = scanner.next();
       if (token === Token.End) break;
       if (token === Token.Text) {
+        observer?.text(scanner.textStart, scanner.textEnd);
         if (pendingRoot && !isBlank(source, scanner.start, scanner.end)) pendingRoot = false;
         if (svgStyle) svgStyle.push(scanner.textStart, scanner.textEnd, 0);
         else if (
@@ -186,6 +204,7 @@ class HtmlWalker implements AttrScope {
       }
       if (token === Token.EndTag) {
         const name = scanner.name;
+        observer?.endTag(name, scanner.start);
         if (pendingRoot) {
           this.hints.emptyAppRoot = true;
           pendingRoot = false;
@@ -214,6 +233,7 @@ class HtmlWalker implements AttrScope {
       // ---- a start tag ----
       const name = scanner.name;
       const attrs = scanner.attrs;
+      observer?.startTag(name, attrs, scanner.start, scanner.selfClosing);
       const ns = this.namespace(foreign, name, attrs, scanner.selfClosing);
       scanner.allowCdata = foreign.length > 0 && !this.htmlContext(foreign);
       if (pendingRoot) pendingRoot = false;
@@ -521,19 +541,6 @@ class HtmlWalker implements AttrScope {
       this.splice(at, at, '<meta charset="utf-8">');
     }
   }
-
-  apply(): string {
-    if (this.edits.length === 0) return this.source;
-    const edits = this.edits.sort((a, b) => a.start - b.start || a.end - b.end);
-    let out = '';
-    let pos = 0;
-    for (const e of edits) {
-      if (e.start < pos) continue; // overlapping edit: keep the first one
-      out += this.source.slice(pos, e.start) + e.text;
-      pos = e.end;
-    }
-    return out + this.source.slice(pos);
-  }
 }
 
 function runHtml(
@@ -546,8 +553,14 @@ function runHtml(
   walker.findBase();
   walker.rewrite();
   walker.finish();
+  // An overlapping edit loses to the first one.
+  const edits = ordered(walker.edits);
+  let text: string | undefined;
   const result: ProcessHtmlResult = {
-    html: walker.apply(),
+    get html() {
+      return (text ??= spliceText(html, edits));
+    },
+    edits,
     refs: sink.refs,
     hasBase: walker.hasBase,
     renderHints: walker.hints,

@@ -1,5 +1,6 @@
 export type { Ref, RefKind, RefVisitor, RenderHints } from './types.js';
 export { processHtml, htmlCharsetRewrite } from './html.js';
+export { spliceUtf8 } from './splice.js';
 export type { ProcessHtmlOptions, ProcessHtmlResult } from './html.js';
 export { processCss, cssCharsetRewrite } from './css.js';
 export { processWebManifest } from './manifest.js';

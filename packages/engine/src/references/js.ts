@@ -1,6 +1,7 @@
 import { initSync, parse, type ImportSpecifier } from 'es-module-lexer';
 import { resolveModuleSpecifier, type ImportMap } from './import-map.js';
 import { RefSink, resolveRef } from './sink.js';
+import { ordered, spliceText, type Edit } from './splice.js';
 import type { Ref, RefKind, RefVisitor } from './types.js';
 
 export interface ProcessJsOptions {
@@ -41,12 +42,6 @@ export function resolvesAgainstDocument(ref: Ref): boolean {
 }
 
 type CallKind = 'url' | 'worker' | 'sharedWorker' | 'importScripts' | 'worklet';
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
 
 let lexerReady = false;
 
@@ -239,15 +234,7 @@ function maskCalls(code: string): { masked: string; calls: Map<number, CallKind>
 }
 
 function splice(code: string, edits: Edit[]): string {
-  edits.sort((a, b) => a.start - b.start);
-  let out = '';
-  let pos = 0;
-  for (const e of edits) {
-    if (e.start < pos) continue;
-    out += code.slice(pos, e.start) + e.text;
-    pos = e.end;
-  }
-  return out + code.slice(pos);
+  return spliceText(code, ordered(edits));
 }
 
 class JsScanner {

@@ -7,7 +7,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import loadTrackerDB from '@ghostery/trackerdb';
 
 /** Categories whose requests never make a page worth rendering. */
 const PLUMBING_CATEGORIES: ReadonlySet<string> = new Set([
@@ -65,6 +64,8 @@ export function trackerMatcher(): Promise<TrackerMatcher> {
 }
 
 async function load(): Promise<TrackerMatcher> {
+  // Loaded with the first render that asks: a run without one never loads the database's code.
+  const { default: loadTrackerDB } = await import('@ghostery/trackerdb');
   const entry = createRequire(import.meta.url).resolve('@ghostery/trackerdb');
   const bytes = await readFile(path.join(path.dirname(entry), '..', 'trackerdb.engine'));
   const db = await loadTrackerDB(new Uint8Array(bytes));

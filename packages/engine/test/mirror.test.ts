@@ -234,6 +234,89 @@ describe('mirror: capture', () => {
     expect(readBack).not.toContain(hashOf('/intro.mp4'));
     expect(readBack).not.toContain(hashOf('/img/icon.png'));
   });
+
+  it('keeps scripts and style sheets without references as fetched, unread, and rewrites the rest', async () => {
+    const js = { 'content-type': 'text/javascript' };
+    const css = { 'content-type': 'text/css' };
+    const kept: Record<string, [Record<string, string>, Buffer]> = {
+      // No reference at all, but path strings and the word import in a comment and a string.
+      '/plain.js': [
+        js,
+        Buffer.from(
+          'window.answer = 42; // import x from "./nope.js"\nwindow.p = "import(\'/x\')";\n',
+        ),
+      ],
+      '/dep.mjs': [js, Buffer.from('export const f = () => "dep";\n')],
+      '/vendor/lib.mjs': [js, Buffer.from('export default "lib";\n')],
+      // UTF-8 beyond ASCII, and a url() only inside a comment.
+      '/plain.css': [css, Buffer.from('/* → url(/img/icon.png) */ h1 { color: #c0ffee; }\n')],
+    };
+    const readAgain: Record<string, [Record<string, string>, Buffer]> = {
+      // Relative and bare (mapped) imports: read again, and left as written in the copy.
+      '/main.mjs': [
+        js,
+        Buffer.from("import { f } from './dep.mjs';\nimport lib from 'lib';\nf(lib);\n"),
+      ],
+      // No reference, but decoding changes the bytes: a byte order mark, another charset.
+      '/bom.css': [css, Buffer.from('\uFEFFh2 { color: red; }\n')],
+      '/latin.css': [
+        css,
+        Buffer.from('@charset "windows-1252"; /* caf\xe9 */ p { margin: 0; }\n', 'latin1'),
+      ],
+    };
+    const { origin } = await startSite({
+      '/app.html': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            '<!doctype html><script type="importmap">{"imports":{"lib":"/vendor/lib.mjs"}}</script>' +
+              '<link rel="stylesheet" href="/plain.css"><link rel="stylesheet" href="/bom.css">' +
+              '<link rel="stylesheet" href="/latin.css"><link rel="stylesheet" href="/absolute.css">' +
+              '<script src="/plain.js"></script><script type="module" src="/main.mjs"></script>' +
+              '<script type="module" src="/absolute.mjs"></script>',
+          ),
+      // Absolute references to the site's own files: the copy's must point into the copy.
+      '/absolute.mjs': (_req, res) =>
+        void res.writeHead(200, js).end(`import '${origin.origin}/dep.mjs';\n`),
+      '/absolute.css': (_req, res) =>
+        void res.writeHead(200, css).end(`a { background: url(${origin.origin}/img/icon.png); }`),
+      ...Object.fromEntries(
+        Object.entries({ ...kept, ...readAgain }).map(([p, [headers, body]]) => [
+          p,
+          ((_req, res) => void res.writeHead(200, headers).end(body)) satisfies Handler,
+        ]),
+      ),
+    });
+    const memory = createMemoryBlobStore();
+    const readBack: string[] = [];
+    const counting = {
+      ...memory,
+      read(hash: string) {
+        readBack.push(hash);
+        return memory.read(hash);
+      },
+    };
+    const manifest = await mirror({
+      url: `${origin.origin}/app.html`,
+      store: counting,
+      allowPrivateNetworks: true,
+      render: 'never',
+    });
+    const entry = (p: string) => manifest.entries.find((e) => e.path === p)!;
+    const copy = async (p: string) => readBlob(memory, entry(p).hash);
+    for (const [p, [, body]] of Object.entries(kept)) {
+      expect(await copy(p), p).toEqual(body);
+      expect(readBack, p).not.toContain(entry(p).sourceHash);
+    }
+    for (const p of Object.keys(readAgain)) expect(readBack, p).toContain(entry(p).sourceHash);
+    expect((await copy('/main.mjs')).toString()).toBe(readAgain['/main.mjs']![1].toString());
+    expect((await copy('/bom.css')).toString()).toBe('h2 { color: red; }\n');
+    expect((await copy('/latin.css')).toString()).toBe(
+      '@charset "utf-8"; /* café */ p { margin: 0; }\n',
+    );
+    expect((await copy('/absolute.mjs')).toString()).toBe("import '/dep.mjs';\n");
+    expect((await copy('/absolute.css')).toString()).toBe('a { background: url(/img/icon.png); }');
+  });
 });
 
 describe('mirror: limits, politeness and failures', () => {

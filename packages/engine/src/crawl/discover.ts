@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { formReader } from '../forms/forms.js';
 import {
   decodeBody,
@@ -63,6 +64,14 @@ export class Discovery {
   private readonly scriptPages = new Map<string, string>();
   /** URLs a `<link rel=manifest>` names: `manifest.json` is often served as `application/json`. */
   private readonly manifests = new Set<string>();
+  /**
+   * Scripts and style sheets in which the crawl found no reference, as `js <hash>` and
+   * `css <hash>`: the copy keeps their bytes, so the rewrite does not read them again. Only a
+   * reference the crawl found can be edited (a bare specifier that an import map seen later
+   * resolves is not: the map is). A style sheet is one of them only in UTF-8 without a byte
+   * order mark, which the rewrite's decoding and encoding give back unchanged.
+   */
+  readonly withoutReferences = new Set<string>();
   /** References beyond the per-document caps, and the documents that had them. */
   private refsDropped = 0;
   private documentsOverCap = 0;
@@ -113,13 +122,15 @@ export class Discovery {
 
   /**
    * Queues what a body references; for a page, also returns what its scripts hint at and its
-   * forms (read only when it has a `<form` tag).
+   * forms (read only when it has a `<form` tag). `hash`: the body's in the store, when it is the
+   * file the copy keeps (see `withoutReferences`).
    */
   discover(
     task: Task,
     contentType: string,
     raw: Buffer,
     documentUrl: string,
+    hash?: string,
   ): HtmlInfo | undefined {
     const type = bodyTypeOf(contentType, task.url, this.hintFor(task.url));
     let refs: Ref[] = [];
@@ -146,8 +157,12 @@ export class Discovery {
         if (!task.leaf && this.mapper.isOwn(task.url))
           scripts = { texts: result.scriptTexts, base };
       } else if (type === 'css') {
-        const { text } = decodeBody(raw, contentType, 'css');
+        const { text, charset } = decodeBody(raw, contentType, 'css');
         refs = processCss(text, documentUrl, collectRefs).refs;
+        const bom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
+        const sameBytes = charset.toLowerCase() === 'utf-8' && !bom && isUtf8(raw);
+        if (hash !== undefined && refs.length === 0 && sameBytes)
+          this.withoutReferences.add(`css ${hash}`);
       } else if (type === 'js') {
         const { text } = decodeBody(raw, contentType, 'js');
         const page = this.scriptPages.get(documentUrl);
@@ -155,6 +170,7 @@ export class Discovery {
           documentUrl: page ?? documentUrl,
           importMaps: this.importMaps,
         }).refs;
+        if (hash !== undefined && refs.length === 0) this.withoutReferences.add(`js ${hash}`);
         // Imported modules run for the same page; a worker is a page of its own.
         if (page) this.rememberPage(refs, MODULE_KIND, page);
         this.onScript?.(task.url.href, text);

@@ -319,6 +319,7 @@ class Crawler {
       store: this.options.store,
       mapper: this.mapper,
       importMaps: this.discovery.importMaps,
+      withoutReferences: this.discovery.withoutReferences,
       pageOf: (url) => this.discovery.pageOf(url),
       hintFor: (url) => this.discovery.hintFor(url),
       markForms: this.options.markForms === true,
@@ -637,7 +638,10 @@ class Crawler {
         ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
       });
       if (raw && parsed)
-        this.recordForms(href, this.discovery.discover(task, sourceType, raw, previous.url));
+        this.recordForms(
+          href,
+          this.discovery.discover(task, sourceType, raw, previous.url, previous.sourceHash),
+        );
       if (previous.rendered) this.entries.get(href)!.rendered = true;
       if (previous.replayed) this.entries.get(href)!.replayed = true;
       Lanes.succeed(lane, answeredInMs);
@@ -682,7 +686,7 @@ class Crawler {
     });
     Lanes.succeed(lane, answeredInMs);
     if (raw) {
-      const info = this.discovery.discover(task, contentType, raw, href);
+      const info = this.discovery.discover(task, contentType, raw, href, stored.hash);
       this.recordForms(href, info);
       if (info && task.kind === 'page' && !task.leaf) this.renders.consider(task, info);
     }

@@ -1,6 +1,7 @@
 import { forEachLimit } from '../for-each-limit.js';
 import { markForms } from '../forms/mark-forms.js';
 import {
+  cssCharsetRewrite,
   decodeBody,
   processCss,
   processHtml,
@@ -29,6 +30,8 @@ export interface RewriteInput {
   mapper: UrlMapper;
   /** The import maps the crawl saw, and the page that loads each script (see `Discovery`). */
   importMaps: ImportMap[];
+  /** Scripts and style sheets the copy keeps as fetched (`Discovery.withoutReferences`). */
+  withoutReferences: ReadonlySet<string>;
   pageOf(scriptUrl: string): string | undefined;
   /** What the documents that named a file say it is (a web manifest served as JSON). */
   hintFor(url: URL): Ref['kind'] | undefined;
@@ -102,6 +105,10 @@ class Rewriter {
     const url = new URL(entry.url);
     const type = bodyTypeOf(entry.contentType, url, this.input.hintFor(url));
     if (type === 'other' || type === 'search-index' || !entry.sourceHash) return;
+    if (this.input.withoutReferences.has(`${type} ${entry.sourceHash}`)) {
+      if (type === 'css') this.input.onReferences?.(entry.path, new Set());
+      return;
+    }
     const raw = await readBlob(store, entry.sourceHash);
     if (raw.length > DEFAULTS.maxParsedBytes) return;
     const referenced = new Set<string>();
@@ -144,7 +151,12 @@ class Rewriter {
     } else if (type === 'css') {
       const { text, charset } = decodeBody(raw, entry.contentType, 'css');
       output = processCss(text, entry.url, visit).css;
-      if (charset.toLowerCase() !== 'utf-8') transcoded(entry, 'text/css; charset=utf-8');
+      // Its `@charset` rule says UTF-8 too: a static server sends no charset, and a browser
+      // would read the bytes by the rule.
+      if (charset.toLowerCase() !== 'utf-8') {
+        output = cssCharsetRewrite(output);
+        transcoded(entry, 'text/css; charset=utf-8');
+      }
     } else if (type === 'js') {
       const { text, charset } = decodeBody(raw, entry.contentType, 'js');
       const page = this.input.pageOf(entry.url) ?? entry.url;

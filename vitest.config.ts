@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // One runner for every unit and integration suite. Packages resolve to their TypeScript sources
@@ -142,6 +143,9 @@ export default defineConfig({
     // starves a Chromium session or a timer of a whole second. The output marks such a test
     // "(retry x1)", so a test that fails often is seen and mended, not hidden. Locally, never.
     retry: process.env.CI ? 1 : 0,
+    // …and each failed attempt's errors are printed, the mended ones too (vitest prints only those
+    // of a test that failed in the end).
+    setupFiles: [fileURLToPath(new URL('./scripts/vitest-attempts.mjs', import.meta.url))],
     projects: [
       {
         extends: true,

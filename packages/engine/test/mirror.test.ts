@@ -235,7 +235,7 @@ describe('mirror: capture', () => {
     expect(readBack).not.toContain(hashOf('/img/icon.png'));
   });
 
-  it('keeps scripts and style sheets without references as fetched, unread, and rewrites the rest', async () => {
+  it('keeps scripts and style sheets that need no change as fetched, unread, and rewrites the rest', async () => {
     const js = { 'content-type': 'text/javascript' };
     const css = { 'content-type': 'text/css' };
     const kept: Record<string, [Record<string, string>, Buffer]> = {
@@ -248,15 +248,20 @@ describe('mirror: capture', () => {
       ],
       '/dep.mjs': [js, Buffer.from('export const f = () => "dep";\n')],
       '/vendor/lib.mjs': [js, Buffer.from('export default "lib";\n')],
+      // References that land on their files in the copy as written: relative, and root-relative.
+      '/main.mjs': [
+        js,
+        Buffer.from(
+          "import { f } from './dep.mjs';\nimport '/vendor/lib.mjs';\nf(import.meta.url);\n",
+        ),
+      ],
+      '/lazy.mjs': [js, Buffer.from("export const load = () => import('./dep.mjs');\n")],
       // UTF-8 beyond ASCII, and a url() only inside a comment.
       '/plain.css': [css, Buffer.from('/* → url(/img/icon.png) */ h1 { color: #c0ffee; }\n')],
     };
     const readAgain: Record<string, [Record<string, string>, Buffer]> = {
-      // Relative and bare (mapped) imports: read again, and left as written in the copy.
-      '/main.mjs': [
-        js,
-        Buffer.from("import { f } from './dep.mjs';\nimport lib from 'lib';\nf(lib);\n"),
-      ],
+      // A bare specifier an import map resolves: read again, and left as written.
+      '/mapped.mjs': [js, Buffer.from("import lib from 'lib';\nconsole.log(lib);\n")],
       // No reference, but decoding changes the bytes: a byte order mark, another charset.
       '/bom.css': [css, Buffer.from('\uFEFFh2 { color: red; }\n')],
       '/latin.css': [
@@ -273,6 +278,7 @@ describe('mirror: capture', () => {
               '<link rel="stylesheet" href="/plain.css"><link rel="stylesheet" href="/bom.css">' +
               '<link rel="stylesheet" href="/latin.css"><link rel="stylesheet" href="/absolute.css">' +
               '<script src="/plain.js"></script><script type="module" src="/main.mjs"></script>' +
+              '<script type="module" src="/lazy.mjs"></script><script type="module" src="/mapped.mjs"></script>' +
               '<script type="module" src="/absolute.mjs"></script>',
           ),
       // Absolute references to the site's own files: the copy's must point into the copy.
@@ -309,7 +315,7 @@ describe('mirror: capture', () => {
       expect(readBack, p).not.toContain(entry(p).sourceHash);
     }
     for (const p of Object.keys(readAgain)) expect(readBack, p).toContain(entry(p).sourceHash);
-    expect((await copy('/main.mjs')).toString()).toBe(readAgain['/main.mjs']![1].toString());
+    expect(await copy('/mapped.mjs')).toEqual(readAgain['/mapped.mjs']![1]);
     expect((await copy('/bom.css')).toString()).toBe('h2 { color: red; }\n');
     expect((await copy('/latin.css')).toString()).toBe(
       '@charset "utf-8"; /* café */ p { margin: 0; }\n',

@@ -33,6 +33,20 @@ export interface HtmlInfo {
   forms?: PageForm[];
 }
 
+/**
+ * The references the crawl found in a script, and what they were read under: the rewrite, which
+ * reads a script under the same URL, page and import maps, finds the same ones, and leaves the
+ * script as fetched when none of them needs another address in the copy (`Discovery.scripts`).
+ */
+export interface ScriptReading {
+  url: string;
+  /** The page it was read for (workers and worklets resolve against it). */
+  page: string;
+  /** How many import maps the crawl knew (they only grow). */
+  importMaps: number;
+  refs: readonly Ref[];
+}
+
 const SCRIPT_KINDS: ReadonlySet<Ref['kind']> = new Set(['script', 'module']);
 const MODULE_KIND: ReadonlySet<Ref['kind']> = new Set(['module']);
 /** Distinct import maps kept for resolving bare specifiers (every page usually has the same one). */
@@ -47,6 +61,8 @@ const MAX_PATH_STRINGS_PER_DOCUMENT = 200;
 const LEAN_CHUNK = /\.lean\.js$/;
 /** Web manifests remembered by URL, read as manifests whatever JSON type they are served with. */
 const MAX_MANIFESTS = 1_000;
+/** A script with more references is rewritten without its reading kept (its memory bounded). */
+const MAX_KEPT_SCRIPT_REFS = 100;
 
 /**
  * Reads fetched bodies for what they reference and queues it: pages in scope, frames, assets,
@@ -65,13 +81,17 @@ export class Discovery {
   /** URLs a `<link rel=manifest>` names: `manifest.json` is often served as `application/json`. */
   private readonly manifests = new Set<string>();
   /**
-   * Scripts and style sheets in which the crawl found no reference, as `js <hash>` and
-   * `css <hash>`: the copy keeps their bytes, so the rewrite does not read them again. Only a
-   * reference the crawl found can be edited (a bare specifier that an import map seen later
-   * resolves is not: the map is). A style sheet is one of them only in UTF-8 without a byte
-   * order mark, which the rewrite's decoding and encoding give back unchanged.
+   * Scripts by body hash, and the references the crawl found in each (`ScriptReading`). One with
+   * none is kept as fetched whatever it is read under: only a reference the crawl found can be
+   * edited (a bare specifier that an import map seen later resolves is not: the map is).
    */
-  readonly withoutReferences = new Set<string>();
+  readonly scripts = new Map<string, ScriptReading>();
+  /**
+   * Style sheets (by body hash) in which the crawl found no reference, in UTF-8 without a byte
+   * order mark (which the rewrite's decoding and encoding give back unchanged): the copy keeps
+   * their bytes, so the rewrite does not read them again.
+   */
+  readonly stylesWithoutReferences = new Set<string>();
   /** References beyond the per-document caps, and the documents that had them. */
   private refsDropped = 0;
   private documentsOverCap = 0;
@@ -123,7 +143,7 @@ export class Discovery {
   /**
    * Queues what a body references; for a page, also returns what its scripts hint at and its
    * forms (read only when it has a `<form` tag). `hash`: the body's in the store, when it is the
-   * file the copy keeps (see `withoutReferences`).
+   * file the copy keeps (see `scripts`, `stylesWithoutReferences`).
    */
   discover(
     task: Task,
@@ -162,7 +182,7 @@ export class Discovery {
         const bom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
         const sameBytes = charset.toLowerCase() === 'utf-8' && !bom && isUtf8(raw);
         if (hash !== undefined && refs.length === 0 && sameBytes)
-          this.withoutReferences.add(`css ${hash}`);
+          this.stylesWithoutReferences.add(hash);
       } else if (type === 'js') {
         const { text } = decodeBody(raw, contentType, 'js');
         const page = this.scriptPages.get(documentUrl);
@@ -170,7 +190,13 @@ export class Discovery {
           documentUrl: page ?? documentUrl,
           importMaps: this.importMaps,
         }).refs;
-        if (hash !== undefined && refs.length === 0) this.withoutReferences.add(`js ${hash}`);
+        if (hash !== undefined && refs.length <= MAX_KEPT_SCRIPT_REFS)
+          this.scripts.set(hash, {
+            url: documentUrl,
+            page: page ?? documentUrl,
+            importMaps: this.importMaps.length,
+            refs,
+          });
         // Imported modules run for the same page; a worker is a page of its own.
         if (page) this.rememberPage(refs, MODULE_KIND, page);
         this.onScript?.(task.url.href, text);

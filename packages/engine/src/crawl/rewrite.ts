@@ -18,6 +18,7 @@ import { bytesOf, readBlob } from '../storage/blob-utils.js';
 import type { BlobStore, ManifestEntry } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf, fragmentOf, withoutHash } from './body-type.js';
+import type { ScriptReading } from './discover.js';
 import { DEFAULTS } from './defaults.js';
 
 /** Where copy paths are resolved to compare them; never fetched. */
@@ -30,8 +31,10 @@ export interface RewriteInput {
   mapper: UrlMapper;
   /** The import maps the crawl saw, and the page that loads each script (see `Discovery`). */
   importMaps: ImportMap[];
-  /** Scripts and style sheets the copy keeps as fetched (`Discovery.withoutReferences`). */
-  withoutReferences: ReadonlySet<string>;
+  /** What the crawl found in each script, by body hash (`Discovery.scripts`). */
+  scripts: ReadonlyMap<string, ScriptReading>;
+  /** Style sheets the copy keeps as fetched (`Discovery.stylesWithoutReferences`). */
+  stylesWithoutReferences: ReadonlySet<string>;
   pageOf(scriptUrl: string): string | undefined;
   /** What the documents that named a file say it is (a web manifest served as JSON). */
   hintFor(url: URL): Ref['kind'] | undefined;
@@ -105,8 +108,9 @@ class Rewriter {
     const url = new URL(entry.url);
     const type = bodyTypeOf(entry.contentType, url, this.input.hintFor(url));
     if (type === 'other' || type === 'search-index' || !entry.sourceHash) return;
-    if (this.input.withoutReferences.has(`${type} ${entry.sourceHash}`)) {
-      if (type === 'css') this.input.onReferences?.(entry.path, new Set());
+    if (type === 'js' && this.keptAsFetched(entry, entry.sourceHash)) return;
+    if (type === 'css' && this.input.stylesWithoutReferences.has(entry.sourceHash)) {
+      this.input.onReferences?.(entry.path, new Set());
       return;
     }
     const raw = await readBlob(store, entry.sourceHash);
@@ -171,6 +175,24 @@ class Rewriter {
       output = processWebManifest(raw.toString('utf8'), entry.url, visit).json;
     }
     return output;
+  }
+
+  /**
+   * Whether a script's copy is its fetched bytes, by the references the crawl found in it: none,
+   * or none that the copy needs written otherwise when read as the rewrite would read it.
+   */
+  private keptAsFetched(entry: ManifestEntry, hash: string): boolean {
+    const reading = this.input.scripts.get(hash);
+    if (!reading) return false;
+    if (reading.refs.length === 0) return true;
+    const page = this.input.pageOf(entry.url) ?? entry.url;
+    const same =
+      reading.url === entry.url &&
+      reading.page === page &&
+      reading.importMaps === this.input.importMaps.length;
+    if (!same) return false;
+    const visit = this.jsVisitor(entry.url, page);
+    return reading.refs.every((ref) => visit(ref) === undefined);
   }
 
   /**

@@ -135,14 +135,17 @@ describe('mirror: capture', () => {
     // Links to pages outside the copy stay links to the web; a fragment survives.
     expect(html).toContain('https://example.org/elsewhere');
     expect(html).toContain('href="#section"');
+    const sheet = `/_x/${cdn.host}/cdn/cdn.css`;
     const css = (
-      await readBlob(
-        store,
-        manifest.entries.find((e) => e.path === `/_x/${cdn.host}/cdn/cdn.css`)!.hash,
-      )
+      await readBlob(store, manifest.entries.find((e) => e.path === sheet)!.hash)
     ).toString();
-    expect(css).toContain(`/_x/${cdn.host}/cdn/pattern.png`);
-    expect(css).toContain(`/_x/${cdn.host}/cdn/font.ttf`);
+    // Its references land on the copies of their files: a relative one as written, a
+    // root-relative one (the CDN's root, not the copy's) written anew.
+    const landsOn = [...css.matchAll(/url\((['"]?)([^'")]+)\1\)/g)].map(
+      (m) => new URL(m[2]!, `http://copy.invalid${sheet}`).pathname,
+    );
+    expect(landsOn).toEqual([`/_x/${cdn.host}/cdn/pattern.png`, `/_x/${cdn.host}/cdn/font.ttf`]);
+    expect(css).toContain('url(pattern.png)');
   });
 
   it('stores a non-UTF-8 page as UTF-8 that reads the same', async () => {
@@ -258,6 +261,11 @@ describe('mirror: capture', () => {
       '/lazy.mjs': [js, Buffer.from("export const load = () => import('./dep.mjs');\n")],
       // UTF-8 beyond ASCII, and a url() only inside a comment.
       '/plain.css': [css, Buffer.from('/* → url(/img/icon.png) */ h1 { color: #c0ffee; }\n')],
+      // References that land on their files as written.
+      '/styles/rel.css': [
+        css,
+        Buffer.from("@import '../plain.css';\na { background: url(../img/icon.png#x); }\n"),
+      ],
     };
     const readAgain: Record<string, [Record<string, string>, Buffer]> = {
       // A bare specifier an import map resolves: read again, and left as written.
@@ -277,6 +285,7 @@ describe('mirror: capture', () => {
             '<!doctype html><script type="importmap">{"imports":{"lib":"/vendor/lib.mjs"}}</script>' +
               '<link rel="stylesheet" href="/plain.css"><link rel="stylesheet" href="/bom.css">' +
               '<link rel="stylesheet" href="/latin.css"><link rel="stylesheet" href="/absolute.css">' +
+              '<link rel="stylesheet" href="/styles/rel.css">' +
               '<script src="/plain.js"></script><script type="module" src="/main.mjs"></script>' +
               '<script type="module" src="/lazy.mjs"></script><script type="module" src="/mapped.mjs"></script>' +
               '<script type="module" src="/absolute.mjs"></script>',
@@ -736,6 +745,47 @@ describe('static export from a store on disk', () => {
         .sort()
         .map((f) => [f, fs.readFileSync(path.join(dir, f)).toString('base64')]);
     expect(filesOf(moved)).toEqual(filesOf(copied));
+  });
+
+  it('rewrites a style sheet kept as fetched where the export renames a file it references', async () => {
+    const png = fs.readFileSync(path.join(FIXTURES, 'basic/img/icon.png'));
+    const { origin } = await startSite({
+      '/styled.html': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<link rel="stylesheet" href="/s/a.css"><link rel="stylesheet" href="/s/b.css">'),
+      // An image without an extension: the export names it logo.png.
+      '/img/logo': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png),
+      '/s/a.css': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/css' })
+          .end('a{background:url(../img/logo)}'),
+      '/s/b.css': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/css' })
+          .end('b{background:url(../img/icon.png)}'),
+    });
+    const store = createFsBlobStore(tempDir());
+    const references = new Map<string, ReadonlySet<string>>();
+    const manifest = await mirror({
+      url: `${origin.origin}/styled.html`,
+      store,
+      allowPrivateNetworks: true,
+      render: 'never',
+      onDocumentReferences: (copyPath, copyPaths) => references.set(copyPath, copyPaths),
+    });
+    expect(references.get('/s/a.css')).toEqual(new Set(['/img/logo']));
+    const out = tempDir();
+    await exportStatic(manifest, store, out, { references });
+    const a = fs.readFileSync(path.join(out, 's/a.css'), 'utf8');
+    const target = /url\(([^)]+)\)/.exec(a)![1]!;
+    const file = new URL(target, 'http://x/s/a.css').pathname;
+    expect(file).toBe('/img/logo.png');
+    expect(fs.readFileSync(path.join(out, file))).toEqual(png);
+    // The other references nothing renamed: placed as fetched.
+    expect(fs.readFileSync(path.join(out, 's/b.css'), 'utf8')).toBe(
+      'b{background:url(../img/icon.png)}',
+    );
   });
 });
 

@@ -27,13 +27,22 @@ interface Line {
   form: Form;
 }
 
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  css: 'text/css',
+  png: 'image/png',
+};
+
 /** A mutable site: each run serves its own files on the same two servers. */
 function startServer() {
   let files = new Map<string, string>();
   const server = http.createServer((req, res) => {
     const body = files.get(new URL(req.url ?? '/', 'http://x').pathname);
     if (body === undefined) return void res.writeHead(404).end();
-    const type = req.url!.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/javascript';
+    const ext = /\.(\w+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname)?.[1] ?? '';
+    const type = TYPES[ext] ?? 'application/octet-stream';
     res.writeHead(200, { 'content-type': type }).end(body);
   });
   return new Promise<{ origin: string; serve(f: Map<string, string>): void; close(): void }>(
@@ -157,6 +166,98 @@ describe('the copy of an ES-module app', () => {
                 `${resolved.origin}${resolved.pathname}${resolved.search}`,
                 `${entry.path} line ${i + 1}: ${spec}`,
               ).toBe(`${copyBase}${file!.path}`);
+            });
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('resolves every url() and @import of its style sheets to the copy of the file it named', async () => {
+    const sheets = ['/a.css', '/css/b.css', '/css/deep/c.css', '/cdn/d.css', '/cdn/sub/e.css'];
+    const images = ['/img/i.png', '/css/j.png', '/cdn/k.png', '/cdn/sub/l.png'];
+    const onCdn = (p: string) => p.startsWith('/cdn/');
+    const files = [...sheets, ...images];
+    const line = fc.record({
+      target: fc.nat({ max: files.length - 1 }),
+      spelling: fc.constantFrom('relative', 'root', 'absolute'),
+      form: fc.constantFrom('url', 'quoted', 'import'),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(line, { maxLength: 4 }), {
+          minLength: sheets.length,
+          maxLength: sheets.length,
+        }),
+        async (graph) => {
+          const originOf = (p: string) => (onCdn(p) ? cdn.origin : site.origin);
+          const expected = new Map<string, string[]>();
+          const siteFiles = new Map<string, string>();
+          const cdnFiles = new Map<string, string>();
+          const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('latin1');
+          for (const p of images) (onCdn(p) ? cdnFiles : siteFiles).set(p, png);
+          sheets.forEach((from, k) => {
+            const lines: string[] = [];
+            const text = graph[k]!.map(({ target, spelling, form }) => {
+              // An @import names a style sheet; url() anything.
+              const to = form === 'import' ? sheets[target % sheets.length]! : files[target]!;
+              const sameHost = onCdn(to) === onCdn(from);
+              const spec =
+                spelling === 'relative' && sameHost
+                  ? relativeTo(from, to)
+                  : spelling === 'root' && sameHost
+                    ? to
+                    : `${originOf(to)}${to}`;
+              lines.push(`${originOf(to)}${to}`);
+              return form === 'import'
+                ? `@import '${spec}';`
+                : form === 'quoted'
+                  ? `.q${k} { background: url("${spec}"); }`
+                  : `.u${k} { background: url(${spec}); }`;
+            });
+            // @import rules come first, as CSS wants them.
+            const ordered = text
+              .map((t, i) => [t, lines[i]!] as const)
+              .sort((x, y) => Number(!x[0].startsWith('@')) - Number(!y[0].startsWith('@')));
+            expected.set(
+              `${originOf(from)}${from}`,
+              ordered.map(([, target]) => target),
+            );
+            (onCdn(from) ? cdnFiles : siteFiles).set(
+              from,
+              `${ordered.map(([t]) => t).join('\n')}\n`,
+            );
+          });
+          siteFiles.set(
+            '/styled.html',
+            '<!doctype html>' +
+              sheets.map((p) => `<link rel="stylesheet" href="${originOf(p)}${p}">`).join(''),
+          );
+          site.serve(siteFiles);
+          cdn.serve(cdnFiles);
+
+          const store = createMemoryBlobStore();
+          const manifest = await mirror({
+            url: `${site.origin}/styled.html`,
+            store,
+            allowPrivateNetworks: true,
+            render: 'never',
+          });
+          const byUrl = new Map(manifest.entries.map((e) => [e.url, e]));
+          for (const [url, targets] of expected) {
+            const entry = byUrl.get(url)!;
+            expect(entry, url).toBeDefined();
+            const copied = (await readBlob(store, entry.hash)).toString().split('\n');
+            targets.forEach((target, i) => {
+              const written = /(?:url\(|@import )["']?([^"')]+)["']?/.exec(copied[i]!)![1]!;
+              const resolved = new URL(written, `http://copy.invalid${entry.path}`);
+              const file = byUrl.get(target);
+              expect(file, `${target} is in the copy`).toBeDefined();
+              expect(
+                `${resolved.origin}${resolved.pathname}`,
+                `${entry.path} line ${i + 1}: ${copied[i]}`,
+              ).toBe(`http://copy.invalid${file!.path}`);
             });
           }
         },

@@ -47,6 +47,9 @@ export interface ScriptReading {
   refs: readonly Ref[];
 }
 
+/** The references the crawl found in a UTF-8 style sheet (`Discovery.styles`). */
+export type StyleReading = Pick<ScriptReading, 'url' | 'refs'>;
+
 const SCRIPT_KINDS: ReadonlySet<Ref['kind']> = new Set(['script', 'module']);
 const MODULE_KIND: ReadonlySet<Ref['kind']> = new Set(['module']);
 /** Distinct import maps kept for resolving bare specifiers (every page usually has the same one). */
@@ -61,8 +64,8 @@ const MAX_PATH_STRINGS_PER_DOCUMENT = 200;
 const LEAN_CHUNK = /\.lean\.js$/;
 /** Web manifests remembered by URL, read as manifests whatever JSON type they are served with. */
 const MAX_MANIFESTS = 1_000;
-/** A script with more references is rewritten without its reading kept (its memory bounded). */
-const MAX_KEPT_SCRIPT_REFS = 100;
+/** A script or style sheet with more references is rewritten without its reading kept. */
+const MAX_KEPT_REFS = 100;
 
 /**
  * Reads fetched bodies for what they reference and queues it: pages in scope, frames, assets,
@@ -87,11 +90,11 @@ export class Discovery {
    */
   readonly scripts = new Map<string, ScriptReading>();
   /**
-   * Style sheets (by body hash) in which the crawl found no reference, in UTF-8 without a byte
-   * order mark (which the rewrite's decoding and encoding give back unchanged): the copy keeps
-   * their bytes, so the rewrite does not read them again.
+   * Style sheets in UTF-8 without a byte order mark (which the rewrite's decoding and encoding
+   * give back unchanged) by body hash, and the references the crawl found in each: one whose
+   * references all land on their files as written is kept as fetched.
    */
-  readonly stylesWithoutReferences = new Set<string>();
+  readonly styles = new Map<string, StyleReading>();
   /** References beyond the per-document caps, and the documents that had them. */
   private refsDropped = 0;
   private documentsOverCap = 0;
@@ -143,7 +146,7 @@ export class Discovery {
   /**
    * Queues what a body references; for a page, also returns what its scripts hint at and its
    * forms (read only when it has a `<form` tag). `hash`: the body's in the store, when it is the
-   * file the copy keeps (see `scripts`, `stylesWithoutReferences`).
+   * file the copy keeps (see `scripts`, `styles`).
    */
   discover(
     task: Task,
@@ -181,8 +184,8 @@ export class Discovery {
         refs = processCss(text, documentUrl, collectRefs).refs;
         const bom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
         const sameBytes = charset.toLowerCase() === 'utf-8' && !bom && isUtf8(raw);
-        if (hash !== undefined && refs.length === 0 && sameBytes)
-          this.stylesWithoutReferences.add(hash);
+        if (hash !== undefined && refs.length <= MAX_KEPT_REFS && sameBytes)
+          this.styles.set(hash, { url: documentUrl, refs });
       } else if (type === 'js') {
         const { text } = decodeBody(raw, contentType, 'js');
         const page = this.scriptPages.get(documentUrl);
@@ -190,7 +193,7 @@ export class Discovery {
           documentUrl: page ?? documentUrl,
           importMaps: this.importMaps,
         }).refs;
-        if (hash !== undefined && refs.length <= MAX_KEPT_SCRIPT_REFS)
+        if (hash !== undefined && refs.length <= MAX_KEPT_REFS)
           this.scripts.set(hash, {
             url: documentUrl,
             page: page ?? documentUrl,

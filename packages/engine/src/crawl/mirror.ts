@@ -320,7 +320,7 @@ class Crawler {
       mapper: this.mapper,
       importMaps: this.discovery.importMaps,
       scripts: this.discovery.scripts,
-      stylesWithoutReferences: this.discovery.stylesWithoutReferences,
+      styles: this.discovery.styles,
       pageOf: (url) => this.discovery.pageOf(url),
       hintFor: (url) => this.discovery.hintFor(url),
       markForms: this.options.markForms === true,

@@ -18,7 +18,7 @@ import { bytesOf, readBlob } from '../storage/blob-utils.js';
 import type { BlobStore, ManifestEntry } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf, fragmentOf, withoutHash } from './body-type.js';
-import type { ScriptReading } from './discover.js';
+import type { ScriptReading, StyleReading } from './discover.js';
 import { DEFAULTS } from './defaults.js';
 
 /** Where copy paths are resolved to compare them; never fetched. */
@@ -33,8 +33,8 @@ export interface RewriteInput {
   importMaps: ImportMap[];
   /** What the crawl found in each script, by body hash (`Discovery.scripts`). */
   scripts: ReadonlyMap<string, ScriptReading>;
-  /** Style sheets the copy keeps as fetched (`Discovery.stylesWithoutReferences`). */
-  stylesWithoutReferences: ReadonlySet<string>;
+  /** What the crawl found in each UTF-8 style sheet, by body hash (`Discovery.styles`). */
+  styles: ReadonlyMap<string, StyleReading>;
   pageOf(scriptUrl: string): string | undefined;
   /** What the documents that named a file say it is (a web manifest served as JSON). */
   hintFor(url: URL): Ref['kind'] | undefined;
@@ -108,11 +108,8 @@ class Rewriter {
     const url = new URL(entry.url);
     const type = bodyTypeOf(entry.contentType, url, this.input.hintFor(url));
     if (type === 'other' || type === 'search-index' || !entry.sourceHash) return;
-    if (type === 'js' && this.keptAsFetched(entry, entry.sourceHash)) return;
-    if (type === 'css' && this.input.stylesWithoutReferences.has(entry.sourceHash)) {
-      this.input.onReferences?.(entry.path, new Set());
-      return;
-    }
+    if (type === 'js' && this.scriptKept(entry, entry.sourceHash)) return;
+    if (type === 'css' && this.styleKept(entry, entry.sourceHash)) return;
     const raw = await readBlob(store, entry.sourceHash);
     if (raw.length > DEFAULTS.maxParsedBytes) return;
     const referenced = new Set<string>();
@@ -154,7 +151,7 @@ class Rewriter {
       if (!utf8) transcoded(entry, 'text/html; charset=utf-8');
     } else if (type === 'css') {
       const { text, charset } = decodeBody(raw, entry.contentType, 'css');
-      output = processCss(text, entry.url, visit).css;
+      output = processCss(text, entry.url, this.keepingVisitor(entry.url, entry.url)).css;
       // Its `@charset` rule says UTF-8 too: a static server sends no charset, and a browser
       // would read the bytes by the rule.
       if (charset.toLowerCase() !== 'utf-8') {
@@ -164,7 +161,7 @@ class Rewriter {
     } else if (type === 'js') {
       const { text, charset } = decodeBody(raw, entry.contentType, 'js');
       const page = this.input.pageOf(entry.url) ?? entry.url;
-      output = processJs(text, entry.url, this.jsVisitor(entry.url, page), {
+      output = processJs(text, entry.url, this.keepingVisitor(entry.url, page), {
         documentUrl: page,
         importMaps,
       }).code;
@@ -181,7 +178,7 @@ class Rewriter {
    * Whether a script's copy is its fetched bytes, by the references the crawl found in it: none,
    * or none that the copy needs written otherwise when read as the rewrite would read it.
    */
-  private keptAsFetched(entry: ManifestEntry, hash: string): boolean {
+  private scriptKept(entry: ManifestEntry, hash: string): boolean {
     const reading = this.input.scripts.get(hash);
     if (!reading) return false;
     if (reading.refs.length === 0) return true;
@@ -191,24 +188,41 @@ class Rewriter {
       reading.page === page &&
       reading.importMaps === this.input.importMaps.length;
     if (!same) return false;
-    const visit = this.jsVisitor(entry.url, page);
+    const visit = this.keepingVisitor(entry.url, page);
     return reading.refs.every((ref) => visit(ref) === undefined);
   }
 
+  /** The same for a style sheet; one kept tells `onReferences` what it references. */
+  private styleKept(entry: ManifestEntry, hash: string): boolean {
+    const reading = this.input.styles.get(hash);
+    if (!reading || (reading.refs.length > 0 && reading.url !== entry.url)) return false;
+    const visit = this.keepingVisitor(entry.url, entry.url);
+    const referenced = new Set<string>();
+    this.referenced = referenced;
+    try {
+      if (!reading.refs.every((ref) => visit(ref) === undefined)) return false;
+    } finally {
+      this.referenced = null;
+    }
+    this.input.onReferences?.(entry.path, referenced);
+    return true;
+  }
+
   /**
-   * The copy keeps the original paths, so a specifier that already lands on the right file there
-   * (relative, or root-relative on the site) stays as written; the rest take the copy path.
+   * For scripts and style sheets: the copy keeps the original paths, so a reference that already
+   * lands on the right file there (relative, or root-relative on the site) stays as written; the
+   * rest take the copy path. `pageUrl`: the base of what resolves against the page (workers).
    */
-  private jsVisitor(scriptUrl: string, pageUrl: string): RefVisitor {
+  private keepingVisitor(fileUrl: string, pageUrl: string): RefVisitor {
     const visit = this.visit;
     const { mapper } = this.input;
     const inCopy = (url: string) => new URL(mapper.toCopyPath(new URL(url)), COPY_ORIGIN);
-    const script = inCopy(scriptUrl);
+    const file = inCopy(fileUrl);
     const page = inCopy(pageUrl);
     return (ref) => {
       const next = visit(ref);
       if (next === undefined) return undefined;
-      const base = resolvesAgainstDocument(ref) ? page : script;
+      const base = resolvesAgainstDocument(ref) ? page : file;
       try {
         const lands = new URL(ref.raw, base);
         const wanted = new URL(next, base);

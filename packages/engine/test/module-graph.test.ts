@@ -77,6 +77,24 @@ afterAll(() => {
   cdn.close();
 });
 
+/** Serves these files on the two hosts and copies the site from `start`: its entries by URL. */
+async function copyOf(
+  siteFiles: Map<string, string>,
+  cdnFiles: Map<string, string>,
+  start: string,
+) {
+  site.serve(siteFiles);
+  cdn.serve(cdnFiles);
+  const store = createMemoryBlobStore();
+  const manifest = await mirror({
+    url: `${site.origin}${start}`,
+    store,
+    allowPrivateNetworks: true,
+    render: 'never',
+  });
+  return { store, byUrl: new Map(manifest.entries.map((e) => [e.url, e])) };
+}
+
 describe('the copy of an ES-module app', () => {
   it('resolves every module specifier to the copy of the file it named', async () => {
     const modules = SITE_PATHS.length + CDN_PATHS.length;
@@ -131,17 +149,7 @@ describe('the copy of an ES-module app', () => {
             `<!doctype html><script type="importmap">${JSON.stringify({ imports })}</script>` +
               SITE_PATHS.map((p) => `<script type="module" src="${p}"></script>`).join(''),
           );
-          site.serve(siteFiles);
-          cdn.serve(cdnFiles);
-
-          const store = createMemoryBlobStore();
-          const manifest = await mirror({
-            url: `${site.origin}/app.html`,
-            store,
-            allowPrivateNetworks: true,
-            render: 'never',
-          });
-          const byUrl = new Map(manifest.entries.map((e) => [e.url, e]));
+          const { store, byUrl } = await copyOf(siteFiles, cdnFiles, '/app.html');
           const copyBase = 'http://copy.invalid';
           const page = byUrl.get(`${site.origin}/app.html`)!;
           const html = (await readBlob(store, page.hash)).toString();
@@ -234,17 +242,7 @@ describe('the copy of an ES-module app', () => {
             '<!doctype html>' +
               sheets.map((p) => `<link rel="stylesheet" href="${originOf(p)}${p}">`).join(''),
           );
-          site.serve(siteFiles);
-          cdn.serve(cdnFiles);
-
-          const store = createMemoryBlobStore();
-          const manifest = await mirror({
-            url: `${site.origin}/styled.html`,
-            store,
-            allowPrivateNetworks: true,
-            render: 'never',
-          });
-          const byUrl = new Map(manifest.entries.map((e) => [e.url, e]));
+          const { store, byUrl } = await copyOf(siteFiles, cdnFiles, '/styled.html');
           for (const [url, targets] of expected) {
             const entry = byUrl.get(url)!;
             expect(entry, url).toBeDefined();

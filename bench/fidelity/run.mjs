@@ -119,6 +119,7 @@ await runScript('bench:fidelity', 30 * 60_000, async () => {
       const before = await check.observe(browser, fixture, original.origin.origin, {
         allowed: original.origins,
         deepLinks: true,
+        sessionTries: 2,
       });
       await original.close();
 

@@ -69,6 +69,7 @@ async function run(fixture: JsFixture): Promise<Outcome> {
     const before = await observe(browser, fixture, original.origin.origin, {
       allowed: original.origins,
       deepLinks: true,
+      sessionTries: 2,
     });
     await original.close();
     lap('original', since);
@@ -192,6 +193,7 @@ describe('the check itself', () => {
       const before = await observe(browser, fixture, original.origin.origin, {
         allowed: original.origins,
         deepLinks: true,
+        sessionTries: 2,
       });
       const after = await observe(browser, fixture, broken.origin, {
         allowed: [original.origin.origin],

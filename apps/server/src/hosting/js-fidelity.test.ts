@@ -31,7 +31,7 @@ interface FidelityCheck {
     browser: Browser,
     fixture: JsFixture,
     base: string,
-    options: { allowed: string[]; deepLinks: boolean },
+    options: { allowed: string[]; deepLinks: boolean; sessionTries?: number },
   ): Promise<Observation>;
   compare(fixture: JsFixture, original: Observation, copy: Observation): FidelityFigures;
   renderDecision(manifest: Manifest): RenderDecision;
@@ -127,6 +127,7 @@ async function mirrorThroughService(
       observe(browser, fixture, original.origin.origin, {
         allowed: original.origins,
         deepLinks: true,
+        sessionTries: 2,
       }),
     );
     mark('original observed');

@@ -112,14 +112,7 @@ class Rewriter {
     if (type === 'css' && this.styleKept(entry, entry.sourceHash)) return;
     const raw = await readBlob(store, entry.sourceHash);
     if (raw.length > DEFAULTS.maxParsedBytes) return;
-    const referenced = new Set<string>();
-    this.referenced = referenced;
-    let output: string | Uint8Array | undefined;
-    try {
-      output = this.rewritten(entry, type, raw);
-    } finally {
-      this.referenced = null;
-    }
+    const [output, referenced] = this.collecting(() => this.rewritten(entry, type, raw));
     if (output === undefined) return;
     if (type !== 'js') this.input.onReferences?.(entry.path, referenced);
     const stored = await store.put(bytesOf(output));
@@ -197,15 +190,22 @@ class Rewriter {
     const reading = this.input.styles.get(hash);
     if (!reading || (reading.refs.length > 0 && reading.url !== entry.url)) return false;
     const visit = this.keepingVisitor(entry.url, entry.url);
+    const [kept, referenced] = this.collecting(() =>
+      reading.refs.every((ref) => visit(ref) === undefined),
+    );
+    if (kept) this.input.onReferences?.(entry.path, referenced);
+    return kept;
+  }
+
+  /** Runs `read` (synchronous) and collects the copy paths the visitor maps meanwhile. */
+  private collecting<T>(read: () => T): [T, Set<string>] {
     const referenced = new Set<string>();
     this.referenced = referenced;
     try {
-      if (!reading.refs.every((ref) => visit(ref) === undefined)) return false;
+      return [read(), referenced];
     } finally {
       this.referenced = null;
     }
-    this.input.onReferences?.(entry.path, referenced);
-    return true;
   }
 
   /**

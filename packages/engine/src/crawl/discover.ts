@@ -1,11 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import { formReader } from '../forms/forms.js';
+import { markForms } from '../forms/mark-forms.js';
 import {
   decodeBody,
   processCss,
   processHtml,
   processJs,
   processWebManifest,
+  spliceUtf8,
   type ImportMap,
   type Ref,
   type RefVisitor,
@@ -17,6 +19,7 @@ import type { UrlMapper } from '../url-map.js';
 import { bodyTypeOf } from './body-type.js';
 import { DEFAULTS } from './defaults.js';
 import type { Frontier, Task } from './frontier.js';
+import { refInCopy, urlHash, type PageCopy } from './page-copy.js';
 import type { Scope } from './scope.js';
 import {
   MAX_PAGEFIND_FILES,
@@ -31,6 +34,16 @@ export interface HtmlInfo {
   hints: RenderHints;
   /** The page's forms (`findForms`), when it has any. */
   forms?: PageForm[];
+  /** The page's copy, made on the way (`PageReading`), for the caller to store. */
+  copy?: PageCopy;
+}
+
+/** What the crawl's copies of pages follow (`MirrorOptions`). */
+export interface PageCopyOptions {
+  /** Forms are marked (`markForms`). */
+  markForms: boolean;
+  /** The copy paths each page references are reported (`onDocumentReferences`). */
+  references: boolean;
 }
 
 /**
@@ -66,6 +79,14 @@ const LEAN_CHUNK = /\.lean\.js$/;
 const MAX_MANIFESTS = 1_000;
 /** A script or style sheet with more references is rewritten without its reading kept. */
 const MAX_KEPT_REFS = 100;
+/**
+ * A page that names more files of other hosts it takes the copy to hold, or more it takes it to
+ * lack, is copied by the rewrite (its guesses are kept until then).
+ */
+const MAX_HELD_GUESSES = 200;
+const MAX_LACKED_GUESSES = 5_000;
+/** Other hosts' URLs kept once for all pages' guesses; past this, each page keeps its own. */
+const MAX_HELD_URLS = 10_000;
 
 /**
  * A reference kept past its document's reading, its strings copied out of the document's text: a
@@ -113,6 +134,8 @@ export class Discovery {
   private guessesOverCap = 0;
   /** Files of a search index (Pagefind's chunks, fragments, filters) queued in the run. */
   private searchFiles = 0;
+  /** Other hosts' URLs the pages' copies take to be held, each kept once (`guesses`). */
+  private readonly heldUrls = new Map<string, string>();
 
   constructor(
     private readonly frontier: Frontier,
@@ -120,6 +143,7 @@ export class Discovery {
     private readonly mapper: UrlMapper,
     /** Told each script's text while it is in memory (the render policy scans it). */
     private readonly onScript: ((url: string, text: string) => void) | undefined,
+    private readonly copies: PageCopyOptions,
   ) {}
 
   /** The page that loads the script at `url`, when the crawl saw one. */
@@ -156,7 +180,7 @@ export class Discovery {
   /**
    * Queues what a body references; for a page, also returns what its scripts hint at and its
    * forms (read only when it has a `<form` tag). `hash`: the body's in the store, when it is the
-   * file the copy keeps (see `scripts`, `styles`).
+   * file the copy keeps (see `scripts`, `styles`); a page in UTF-8 then also has its copy made.
    */
   discover(
     task: Task,
@@ -173,17 +197,39 @@ export class Discovery {
     let scripts: { texts: readonly string[]; base: string } | undefined;
     try {
       if (type === 'html') {
-        const { text } = decodeBody(raw, contentType, 'html');
+        const { text, charset } = decodeBody(raw, contentType, 'html');
         const reader = formReader(text, documentUrl);
+        const guesses =
+          hash !== undefined && charset.toLowerCase() === 'utf-8' ? this.guesses() : undefined;
         const result = processHtml(
           text,
           documentUrl,
-          collectRefs,
+          guesses?.visit ?? collectRefs,
           reader ? { observer: reader.observer } : {},
         );
         refs = result.refs;
         const forms = reader?.forms() ?? [];
         info = { hints: result.renderHints, ...(forms.length > 0 ? { forms } : {}) };
+        if (
+          guesses &&
+          guesses.held.length <= MAX_HELD_GUESSES &&
+          guesses.lacked.length <= MAX_LACKED_GUESSES
+        ) {
+          const marked = this.copies.markForms && forms.length > 0 ? info.forms : undefined;
+          const bytes = marked
+            ? markForms(result.html, marked, this.mapper)
+            : (spliceUtf8(raw, text, result.edits) ?? result.html);
+          info.copy = {
+            bytes: typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes,
+            reading: {
+              url: documentUrl,
+              held: guesses.held,
+              lacked: Int32Array.from(guesses.lacked),
+              forms: marked,
+              referenced: guesses.referenced ?? undefined,
+            },
+          };
+        }
         for (const map of result.importMaps) this.rememberImportMap(map);
         const base = refs.find((r) => r.context === 'base')?.url ?? documentUrl;
         this.rememberPage(refs, SCRIPT_KINDS, base);
@@ -233,6 +279,34 @@ export class Discovery {
     if (type === 'js')
       for (const file of pagefindScriptFiles(task.url)) this.guess(task, file, file, guesses);
     return info;
+  }
+
+  /**
+   * The visitor that makes a page's copy as it is read (`PageReading`): a file of another host is
+   * taken to be held when the crawl will fetch it (an asset or frame it may fetch, a page already
+   * queued), and each such guess is noted for the rewrite to check (the URLs held kept once).
+   */
+  private guesses() {
+    const held: string[] = [];
+    const lacked: number[] = [];
+    const referenced = this.copies.references ? new Set<string>() : null;
+    const guess = (url: URL, href: string, ref: Ref): boolean => {
+      const holds =
+        ref.kind === 'page'
+          ? this.frontier.has(href)
+          : ref.kind === 'frame' || this.scope.assetRefusal(url) === null;
+      if (!holds) {
+        lacked.push(urlHash(href));
+        return false;
+      }
+      let kept = this.heldUrls.get(href);
+      if (kept === undefined && this.heldUrls.size < MAX_HELD_URLS)
+        this.heldUrls.set(href, (kept = href));
+      held.push(kept ?? href);
+      return true;
+    };
+    const visit: RefVisitor = (ref) => refInCopy(ref, this.mapper, guess, referenced);
+    return { visit, held, lacked, referenced };
   }
 
   /**

@@ -35,6 +35,7 @@ import {
 import { Frontier, type Task } from './frontier.js';
 import { LANE_GROWTH, Lanes, type Lane } from './lanes.js';
 import { failureOf, MirrorError, startUrlError } from './mirror-error.js';
+import type { PageReading } from './page-copy.js';
 import { plainReason } from './plain-reasons.js';
 import { newCounters, Progress } from './progress.js';
 import { RenderPolicy } from './render-policy.js';
@@ -183,6 +184,8 @@ class Crawler {
   private readonly scope: Scope;
   private readonly frontier: Frontier;
   private readonly entries = new Map<string, ManifestEntry>();
+  /** The pages' copies made as they were read, by body hash (`PageReading`). */
+  private readonly pageCopies = new Map<string, PageReading>();
   private readonly failures = new FailureLog();
   private readonly previous = new Map<string, ManifestEntry>();
   /** Each kept file's response as answered (`Manifest.capture`), and the previous run's. */
@@ -257,7 +260,10 @@ class Crawler {
         this.discovery.discover(task, contentType, raw, documentUrl),
       logResponse: (url, status, headers) => this.captures.response(url, status, headers),
     });
-    this.discovery = new Discovery(this.frontier, this.scope, mapper, this.renders.scanned);
+    this.discovery = new Discovery(this.frontier, this.scope, mapper, this.renders.scanned, {
+      markForms: options.markForms === true,
+      references: options.onDocumentReferences !== undefined,
+    });
   }
 
   async run(): Promise<Manifest> {
@@ -321,6 +327,7 @@ class Crawler {
       importMaps: this.discovery.importMaps,
       scripts: this.discovery.scripts,
       styles: this.discovery.styles,
+      pages: this.pageCopies,
       pageOf: (url) => this.discovery.pageOf(url),
       hintFor: (url) => this.discovery.hintFor(url),
       markForms: this.options.markForms === true,
@@ -639,10 +646,7 @@ class Crawler {
         ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
       });
       if (raw && parsed)
-        this.recordForms(
-          href,
-          this.discovery.discover(task, sourceType, raw, previous.url, previous.sourceHash),
-        );
+        await this.discover(task, sourceType, raw, previous.url, previous.sourceHash);
       if (previous.rendered) this.entries.get(href)!.rendered = true;
       if (previous.replayed) this.entries.get(href)!.replayed = true;
       Lanes.succeed(lane, answeredInMs);
@@ -687,10 +691,32 @@ class Crawler {
     });
     Lanes.succeed(lane, answeredInMs);
     if (raw) {
-      const info = this.discovery.discover(task, contentType, raw, href, stored.hash);
-      this.recordForms(href, info);
+      const info = await this.discover(task, contentType, raw, href, stored.hash);
       if (info && task.kind === 'page' && !task.leaf) this.renders.consider(task, info);
     }
+  }
+
+  /**
+   * Reads a fetched body the copy keeps for what it references (`Discovery.discover`); a page's
+   * forms go on its entry, and the copy made of it on the way into the store (`PageReading`).
+   */
+  private async discover(
+    task: Task,
+    contentType: string,
+    raw: Buffer,
+    documentUrl: string,
+    hash: string,
+  ): Promise<HtmlInfo | undefined> {
+    const found = this.discovery.discover(task, contentType, raw, documentUrl, hash);
+    if (!found) return undefined;
+    const { copy, ...info } = found;
+    this.recordForms(task.url.href, info);
+    if (copy)
+      this.pageCopies.set(hash, {
+        ...copy.reading,
+        ...(await putBytes(this.options.store, copy.bytes)),
+      });
+    return info;
   }
 
   /**

@@ -17,9 +17,10 @@ import { runtimeShim } from '../render/index.js';
 import { bytesOf, readBlob } from '../storage/blob-utils.js';
 import type { BlobStore, ManifestEntry } from '../types.js';
 import type { UrlMapper } from '../url-map.js';
-import { bodyTypeOf, fragmentOf, withoutHash } from './body-type.js';
+import { bodyTypeOf, withoutHash } from './body-type.js';
 import type { ScriptReading, StyleReading } from './discover.js';
 import { DEFAULTS } from './defaults.js';
+import { guessesHold, refInCopy, urlHash, type PageReading } from './page-copy.js';
 
 /** Where copy paths are resolved to compare them; never fetched. */
 const COPY_ORIGIN = 'http://copy.invalid';
@@ -35,6 +36,8 @@ export interface RewriteInput {
   scripts: ReadonlyMap<string, ScriptReading>;
   /** What the crawl found in each UTF-8 style sheet, by body hash (`Discovery.styles`). */
   styles: ReadonlyMap<string, StyleReading>;
+  /** The pages' copies the crawl made, by body hash (`PageReading`). */
+  pages: ReadonlyMap<string, PageReading>;
   pageOf(scriptUrl: string): string | undefined;
   /** What the documents that named a file say it is (a web manifest served as JSON). */
   hintFor(url: URL): Ref['kind'] | undefined;
@@ -110,6 +113,7 @@ class Rewriter {
     if (type === 'other' || type === 'search-index' || !entry.sourceHash) return;
     if (type === 'js' && this.scriptKept(entry, entry.sourceHash)) return;
     if (type === 'css' && this.styleKept(entry, entry.sourceHash)) return;
+    if (type === 'html' && this.pageMade(entry, entry.sourceHash)) return;
     const raw = await readBlob(store, entry.sourceHash);
     if (raw.length > DEFAULTS.maxParsedBytes) return;
     const [output, referenced] = this.collecting(() => this.rewritten(entry, type, raw));
@@ -197,6 +201,30 @@ class Rewriter {
     return kept;
   }
 
+  /** The `urlHash` of each captured URL, for the guesses of the pages' copies. */
+  private entryHashes: Set<number> | undefined;
+
+  /**
+   * Whether the copy the crawl made of a page stands (`PageReading`): made from the same body at
+   * the same URL, with the same forms marked, and its guesses of other hosts' files borne out. A
+   * page rendered or replayed since has a copy of its own.
+   */
+  private pageMade(entry: ManifestEntry, hash: string): boolean {
+    const reading = this.input.pages.get(hash);
+    if (!reading || reading.url !== entry.url || entry.rendered || entry.replayed) return false;
+    const marks = this.input.markForms ? entry.forms : undefined;
+    if (reading.forms !== marks) return false;
+    this.entryHashes ??= new Set(Array.from(this.input.entries.keys(), urlHash));
+    if (!guessesHold(reading, this.input.entries, this.entryHashes)) return false;
+    if (this.input.onReferences) {
+      if (!reading.referenced) return false;
+      this.input.onReferences(entry.path, reading.referenced);
+    }
+    entry.hash = reading.hash;
+    entry.size = reading.size;
+    return true;
+  }
+
   /** Runs `read` (synchronous) and collects the copy paths the visitor maps meanwhile. */
   private collecting<T>(read: () => T): [T, Set<string>] {
     const referenced = new Set<string>();
@@ -255,30 +283,11 @@ class Rewriter {
     return this.otherOrigins;
   }
 
-  /**
-   * The site's own URLs and every captured file → their path in the copy (a page of the site the
-   * crawl skipped is a dead link in the copy, never a way back to the original). What the copy
-   * does not hold from another host (a CDN down for a moment, a file over a limit) keeps its
-   * original address and is listed in the failures: the copy degrades no worse than the original
-   * page, instead of pointing at a copy path that answers 404 forever. Links to other sites stay.
-   */
+  /** Every reference to where it points in the copy (`refInCopy`), by what the crawl captured. */
   private rewriteVisitor(): RefVisitor {
     const { entries, mapper } = this.input;
-    return (ref) => {
-      let url: URL;
-      try {
-        url = new URL(ref.url);
-      } catch {
-        return undefined;
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-      const captured = entries.has(withoutHash(url));
-      const fragment = fragmentOf(ref.raw);
-      if (!captured && !mapper.isOwn(url)) return ref.kind === 'page' ? undefined : url.href;
-      const copyPath = mapper.toCopyPath(url);
-      this.referenced?.add(copyPath);
-      return copyPath + fragment;
-    };
+    const held = (_url: URL, href: string) => entries.has(href);
+    return (ref) => refInCopy(ref, mapper, held, this.referenced);
   }
 
   private locationInCopy(location: string): string {

@@ -67,7 +67,6 @@ const SCRIPT_KINDS: ReadonlySet<Ref['kind']> = new Set(['script', 'module']);
 const MODULE_KIND: ReadonlySet<Ref['kind']> = new Set(['module']);
 /** Distinct import maps kept for resolving bare specifiers (every page usually has the same one). */
 const MAX_IMPORT_MAPS = 100;
-const collectRefs: RefVisitor = () => undefined;
 /** Files guessed from path strings in scripts, queued from one document and in a whole run. */
 export const MAX_GUESSES_PER_DOCUMENT = 50;
 export const MAX_GUESSES_PER_RUN = 2_000;
@@ -195,25 +194,28 @@ export class Discovery {
     const guesses = { left: MAX_GUESSES_PER_DOCUMENT };
     /** Script texts whose path strings are guessed once the document's references are queued. */
     let scripts: { texts: readonly string[]; base: string } | undefined;
+    /** Each reference's URL as the reading parsed it, in order: `follow` parses none again. */
+    const urls: (URL | undefined)[] = [];
+    const collectRefs: RefVisitor = (_ref, url) => void urls.push(url);
     try {
       if (type === 'html') {
         const { text, charset } = decodeBody(raw, contentType, 'html');
         const reader = formReader(text, documentUrl);
-        const guesses =
-          hash !== undefined && charset.toLowerCase() === 'utf-8' ? this.guesses() : undefined;
+        const copying =
+          hash !== undefined && charset.toLowerCase() === 'utf-8' ? this.copying(urls) : undefined;
         const result = processHtml(
           text,
           documentUrl,
-          guesses?.visit ?? collectRefs,
+          copying?.visit ?? collectRefs,
           reader ? { observer: reader.observer } : {},
         );
         refs = result.refs;
         const forms = reader?.forms() ?? [];
         info = { hints: result.renderHints, ...(forms.length > 0 ? { forms } : {}) };
         if (
-          guesses &&
-          guesses.held.length <= MAX_HELD_GUESSES &&
-          guesses.lacked.length <= MAX_LACKED_GUESSES
+          copying &&
+          copying.held.length <= MAX_HELD_GUESSES &&
+          copying.lacked.length <= MAX_LACKED_GUESSES
         ) {
           const marked = this.copies.markForms && forms.length > 0 ? info.forms : undefined;
           const bytes = marked
@@ -223,10 +225,10 @@ export class Discovery {
             bytes: typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes,
             reading: {
               url: documentUrl,
-              held: guesses.held,
-              lacked: Int32Array.from(guesses.lacked),
+              held: copying.held,
+              lacked: Int32Array.from(copying.lacked),
               forms: marked,
-              referenced: guesses.referenced ?? undefined,
+              referenced: copying.referenced ?? undefined,
             },
           };
         }
@@ -273,7 +275,7 @@ export class Discovery {
     } catch {
       return;
     }
-    this.follow(task, refs, guesses);
+    this.follow(task, refs, urls.length === refs.length ? urls : [], guesses);
     if (scripts) this.guessPaths(task, scripts.texts, scripts.base, guesses);
     // Pagefind's script loads its entry file by a template string no path scan sees.
     if (type === 'js')
@@ -285,8 +287,9 @@ export class Discovery {
    * The visitor that makes a page's copy as it is read (`PageReading`): a file of another host is
    * taken to be held when the crawl will fetch it (an asset or frame it may fetch, a page already
    * queued), and each such guess is noted for the rewrite to check (the URLs held kept once).
+   * `urls`: gets each reference's parsed URL, as `collectRefs` does.
    */
-  private guesses() {
+  private copying(urls: (URL | undefined)[]) {
     const held: string[] = [];
     const lacked: number[] = [];
     const referenced = this.copies.references ? new Set<string>() : null;
@@ -305,7 +308,10 @@ export class Discovery {
       held.push(kept ?? href);
       return true;
     };
-    const visit: RefVisitor = (ref) => refInCopy(ref, this.mapper, guess, referenced);
+    const visit: RefVisitor = (ref, url) => {
+      urls.push(url);
+      return refInCopy(ref, this.mapper, guess, referenced, url);
+    };
     return { visit, held, lacked, referenced };
   }
 
@@ -370,14 +376,21 @@ export class Discovery {
   }
 
   /** A document can hold hundreds of thousands of references; past the caps they are counted. */
-  private follow(task: Task, refs: Ref[], guesses: { left: number }): void {
+  /** `urls`: the references' URLs as parsed, by index, where the reading had them. */
+  private follow(
+    task: Task,
+    refs: Ref[],
+    urls: readonly (URL | undefined)[],
+    guesses: { left: number },
+  ): void {
     let pages = 0;
     let assets = 0;
     let dropped = 0;
-    for (const ref of refs) {
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i]!;
       let url: URL;
       try {
-        url = new URL(ref.url);
+        url = urls[i] ?? new URL(ref.url);
       } catch {
         continue;
       }

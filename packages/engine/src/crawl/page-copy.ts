@@ -12,17 +12,18 @@ import { fragmentOf, withoutHash } from './body-type.js';
  * page, instead of pointing at a copy path that answers 404 forever. Links to other sites stay.
  *
  * `held`: whether the copy holds the file at `href` (another host's URL, without its fragment).
- * `referenced`: told each copy path a reference was given.
+ * `referenced`: told each copy path a reference was given. `parsed`: `ref.url` parsed, if it was.
  */
 export function refInCopy(
   ref: Ref,
   mapper: UrlMapper,
   held: (url: URL, href: string, ref: Ref) => boolean,
   referenced: Set<string> | null,
+  parsed?: URL,
 ): string | undefined {
   let url: URL;
   try {
-    url = new URL(ref.url);
+    url = parsed ?? new URL(ref.url);
   } catch {
     return undefined;
   }

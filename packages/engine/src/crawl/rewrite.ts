@@ -247,8 +247,8 @@ class Rewriter {
     const inCopy = (url: string) => new URL(mapper.toCopyPath(new URL(url)), COPY_ORIGIN);
     const file = inCopy(fileUrl);
     const page = inCopy(pageUrl);
-    return (ref) => {
-      const next = visit(ref);
+    return (ref, url) => {
+      const next = visit(ref, url);
       if (next === undefined) return undefined;
       const base = resolvesAgainstDocument(ref) ? page : file;
       try {
@@ -287,7 +287,7 @@ class Rewriter {
   private rewriteVisitor(): RefVisitor {
     const { entries, mapper } = this.input;
     const held = (_url: URL, href: string) => entries.has(href);
-    return (ref) => refInCopy(ref, mapper, held, this.referenced);
+    return (ref, url) => refInCopy(ref, mapper, held, this.referenced, url);
   }
 
   private locationInCopy(location: string): string {

@@ -8,6 +8,11 @@ export function trimAscii(value: string): string {
 
 /** Resolves a reference; undefined for empty, fragment-only, unparsable or non-http(s) references. */
 export function resolveRef(raw: string, base: string): string | undefined {
+  return resolveUrl(raw, base)?.href;
+}
+
+/** `resolveRef`, parsed. */
+function resolveUrl(raw: string, base: string): URL | undefined {
   if (raw === '' || raw.startsWith('#')) return undefined;
   let url: URL;
   try {
@@ -17,7 +22,7 @@ export function resolveRef(raw: string, base: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (raw.includes('#')) url.hash = '';
-  return url.href;
+  return url;
 }
 
 /**
@@ -52,13 +57,22 @@ export class RefSink {
    */
   visit(value: string, base: string, kind: RefKind, context: string): string | undefined {
     const raw = trimAscii(value);
-    const url = resolveRef(raw, base);
+    const url = resolveUrl(raw, base);
     if (url === undefined) return undefined;
-    return this.visitResolved(url, raw, kind, context);
+    return this.visitResolved(url.href, raw, kind, context, url);
   }
 
-  /** Visits a reference resolved by the caller (an absolute http(s) URL without fragment). */
-  visitResolved(url: string, raw: string, kind: RefKind, context: string): string | undefined {
+  /**
+   * Visits a reference resolved by the caller (an absolute http(s) URL without fragment; `parsed`,
+   * the same parsed, when the caller has it).
+   */
+  visitResolved(
+    url: string,
+    raw: string,
+    kind: RefKind,
+    context: string,
+    parsed?: URL,
+  ): string | undefined {
     const ref: Ref = {
       url,
       raw,
@@ -66,7 +80,7 @@ export class RefSink {
       context: this.prefix ? `${this.prefix} ${context}` : context,
     };
     this.refs.push(ref);
-    let out = this.visitor(ref);
+    let out = this.visitor(ref, parsed);
     if (out === undefined) return undefined;
     this.counter.replaced++;
     const hash = raw.indexOf('#');

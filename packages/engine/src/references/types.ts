@@ -25,9 +25,10 @@ export interface Ref {
 
 /**
  * Receives each reference; returns the replacement for `raw`, or undefined to keep it. When `raw`
- * has a `#fragment` and the replacement has none, the fragment is carried over.
+ * has a `#fragment` and the replacement has none, the fragment is carried over. `url`: `ref.url`
+ * parsed, when the reader parsed it (not to be changed), so that the visitor need not parse it again.
  */
-export type RefVisitor = (ref: Ref) => string | undefined;
+export type RefVisitor = (ref: Ref, url?: URL) => string | undefined;
 
 export interface RenderHints {
   /** An SPA mount point (#root, #__next, #app, #__nuxt, #___gatsby, [data-reactroot], <app-root>) is empty. */

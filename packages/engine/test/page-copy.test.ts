@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mirror } from '../src/index.js';
 import { FORM_MARK_TAG } from '../src/forms/mark-forms.js';
@@ -15,12 +16,15 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
+/** A page with a validator: a second run revalidates it (304) and reads it back from the store. */
 const html =
   (body: (cdn: string) => string, cdn: () => string): Handler =>
-  (_req, res) =>
-    void res
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(`<!doctype html><html><head><title>T</title></head><body>${body(cdn())}</body></html>`);
+  (req, res) => {
+    const page = `<!doctype html><html><head><title>T</title></head><body>${body(cdn())}</body></html>`;
+    const etag = `"${createHash('sha256').update(page).digest('hex').slice(0, 16)}"`;
+    if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag }).end(page);
+  };
 
 async function serveSites() {
   const cdn = await serveFixture(null, {
@@ -119,6 +123,23 @@ describe('mirror: pages copied as they are read', () => {
       markForms: true,
     });
     expect(await page(again, second, '/links.html')).toBe(links);
+
+    // A re-mirror reads the unchanged pages back (304) and makes the same copies of them.
+    const third = await mirror({
+      url: `${site.origin}/`,
+      store,
+      allowPrivateNetworks: true,
+      render: 'never',
+      markForms: true,
+      previous: manifest,
+    });
+    expect(third.stats.notModified).toBeGreaterThanOrEqual(4);
+    for (const [path, copy] of [
+      ['/', home],
+      ['/links.html', links],
+      ['/contact.html', contact],
+    ] as const)
+      expect(await page(store, third, path), path).toBe(copy);
   });
 
   it('copies a page as the rewrite would when its forms are not marked', async () => {

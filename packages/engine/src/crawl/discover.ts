@@ -11,6 +11,7 @@ import {
   type ImportMap,
   type Ref,
   type RefVisitor,
+  type ProcessHtmlResult,
   type RenderHints,
 } from '../references/index.js';
 import { collectPathStrings } from '../references/path-strings.js';
@@ -201,8 +202,13 @@ export class Discovery {
       if (type === 'html') {
         const { text, charset } = decodeBody(raw, contentType, 'html');
         const reader = formReader(text, documentUrl);
+        // The rewrite leaves a page past the parse limit as fetched (a 304 reads one back).
         const copying =
-          hash !== undefined && charset.toLowerCase() === 'utf-8' ? this.copying(urls) : undefined;
+          hash !== undefined &&
+          raw.length <= DEFAULTS.maxParsedBytes &&
+          charset.toLowerCase() === 'utf-8'
+            ? this.copying(urls)
+            : undefined;
         const result = processHtml(
           text,
           documentUrl,
@@ -212,26 +218,8 @@ export class Discovery {
         refs = result.refs;
         const forms = reader?.forms() ?? [];
         info = { hints: result.renderHints, ...(forms.length > 0 ? { forms } : {}) };
-        if (
-          copying &&
-          copying.held.length <= MAX_HELD_GUESSES &&
-          copying.lacked.length <= MAX_LACKED_GUESSES
-        ) {
-          const marked = this.copies.markForms && forms.length > 0 ? info.forms : undefined;
-          const bytes = marked
-            ? markForms(result.html, marked, this.mapper)
-            : (spliceUtf8(raw, text, result.edits) ?? result.html);
-          info.copy = {
-            bytes: typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes,
-            reading: {
-              url: documentUrl,
-              held: copying.held,
-              lacked: Int32Array.from(copying.lacked),
-              forms: marked,
-              referenced: copying.referenced ?? undefined,
-            },
-          };
-        }
+        const copy = copying && this.pageCopy(documentUrl, raw, text, result, info.forms, copying);
+        if (copy) info.copy = copy;
         for (const map of result.importMaps) this.rememberImportMap(map);
         const base = refs.find((r) => r.context === 'base')?.url ?? documentUrl;
         this.rememberPage(refs, SCRIPT_KINDS, base);
@@ -281,6 +269,40 @@ export class Discovery {
     if (type === 'js')
       for (const file of pagefindScriptFiles(task.url)) this.guess(task, file, file, guesses);
     return info;
+  }
+
+  /**
+   * The copy of a page read with `copying`'s visitor, unless it guessed too much. The copy only
+   * spares the rewrite work: a failure to make it costs the page nothing else.
+   */
+  private pageCopy(
+    url: string,
+    raw: Buffer,
+    text: string,
+    result: ProcessHtmlResult,
+    forms: PageForm[] | undefined,
+    copying: ReturnType<Discovery['copying']>,
+  ): PageCopy | undefined {
+    if (copying.held.length > MAX_HELD_GUESSES || copying.lacked.length > MAX_LACKED_GUESSES)
+      return undefined;
+    try {
+      const marked = this.copies.markForms ? forms : undefined;
+      const bytes = marked
+        ? markForms(result.html, marked, this.mapper)
+        : (spliceUtf8(raw, text, result.edits) ?? result.html);
+      return {
+        bytes: typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes,
+        reading: {
+          url,
+          held: copying.held,
+          lacked: Int32Array.from(copying.lacked),
+          forms: marked,
+          referenced: copying.referenced ?? undefined,
+        },
+      };
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -334,6 +334,7 @@ class Crawler {
       onProgress: (done, total) => this.progress.rewriting(done, total),
       onReferences: this.options.onDocumentReferences,
     });
+    this.pageCopies.clear();
     this.emit('finalizing', true);
     const entries = [...this.entries.values()].sort((a, b) =>
       a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
@@ -645,10 +646,10 @@ class Crawler {
         ...(previous.etag ? { etag: previous.etag } : {}),
         ...(previous.lastModified ? { lastModified: previous.lastModified } : {}),
       });
-      if (raw && parsed)
-        await this.discover(task, sourceType, raw, previous.url, previous.sourceHash);
       if (previous.rendered) this.entries.get(href)!.rendered = true;
       if (previous.replayed) this.entries.get(href)!.replayed = true;
+      if (raw && parsed)
+        await this.discover(task, sourceType, raw, previous.url, previous.sourceHash);
       Lanes.succeed(lane, answeredInMs);
       return;
     }
@@ -698,7 +699,8 @@ class Crawler {
 
   /**
    * Reads a fetched body the copy keeps for what it references (`Discovery.discover`); a page's
-   * forms go on its entry, and the copy made of it on the way into the store (`PageReading`).
+   * forms go on its entry, and the copy made of it on the way into the store (`PageReading`),
+   * unless the page is kept as rendered: a copy not stored is only work left to the rewrite.
    */
   private async discover(
     task: Task,
@@ -711,11 +713,15 @@ class Crawler {
     if (!found) return undefined;
     const { copy, ...info } = found;
     this.recordForms(task.url.href, info);
-    if (copy)
-      this.pageCopies.set(hash, {
-        ...copy.reading,
-        ...(await putBytes(this.options.store, copy.bytes)),
-      });
+    const entry = this.entries.get(task.url.href);
+    if (copy && !entry?.rendered && !entry?.replayed) {
+      try {
+        const stored = await putBytes(this.options.store, copy.bytes);
+        this.pageCopies.set(hash, { ...copy.reading, ...stored });
+      } catch {
+        // The rewrite makes the copy, and meets the store's failure if it lasts.
+      }
+    }
     return info;
   }
 

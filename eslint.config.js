@@ -214,6 +214,22 @@ export default tseslint.config(
     },
   },
   {
+    // The engine's and the server's test files share one process per worker (`isolate: false` in
+    // vitest.config.ts): a stubbed module, global or timer would outlive its file and change the
+    // next file's subject. Tests use the real thing (a local server, a test app, a short limit).
+    files: ['packages/engine/**/*.ts', 'apps/server/src/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'stubGlobal', 'stubEnv', 'useFakeTimers'].map((property) => ({
+          object: 'vi',
+          property,
+          message: `vi.${property} outlives its test file: the engine's and the server's files share one process per worker (vitest.config.ts).`,
+        })),
+      ],
+    },
+  },
+  {
     files: [
       'scripts/**/*.mjs',
       'bench/**/*.mjs',

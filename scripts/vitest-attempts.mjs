@@ -15,7 +15,9 @@ if (process.env.CI) {
         .map((e) => e.stack ?? e.message)
         .join('\n')
         .split('\n')
-        .filter((line) => !/node_modules|\(<anonymous>\)/.test(line))
+        // Only stack frames of dependencies go: a logged error arrives as one line of JSON whose
+        // stack names node_modules, and dropping that line dropped the error's message with it.
+        .filter((line) => !/^\s*at .*(?:node_modules|\(<anonymous>\))/.test(line))
         .join('\n');
       console.error(
         `✗ attempt ${attempt} failed: ${task.file?.name ?? ''} > ${names.join(' > ')}\n${errors}`,

@@ -71,6 +71,7 @@ const SERVICE_MATRIX: Record<string, string[]> = {
     'src/modules/fidelity/fidelity-storage.test.ts',
     'src/modules/visual-diff/visual-diff.test.ts',
     'src/modules/payments/test-mode/*.test.ts',
+    'src/modules/payments/payments.repository.test.ts',
     'src/hosting/sites-front.test.ts',
     'src/http/routes/*.routes.test.ts',
     'src/roles/*.test.ts',

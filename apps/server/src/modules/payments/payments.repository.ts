@@ -24,7 +24,12 @@ export async function findCustomerId(
   return row?.customer_id;
 }
 
-/** Stores the customer unless another request stored one first; answers the one kept. */
+/**
+ * Stores the customer unless another request stored one first; answers the one kept. Two first
+ * payments at once store the same customer (the provider's idempotency key): every unique index
+ * is a conflict to ignore, not only the user's. On PostgreSQL the two inserts also meet on the
+ * customer id's index, which alone was an error (a 500 for one of the two requests).
+ */
 export async function saveCustomerId(
   db: Db,
   userId: string,
@@ -39,9 +44,12 @@ export async function saveCustomerId(
       customer_id: customerId,
       created_at: new Date().toISOString(),
     })
-    .onConflict((oc) => oc.columns(['user_id', 'mode']).doNothing())
+    .onConflict((oc) => oc.doNothing())
     .execute();
-  return (await findCustomerId(db, userId, mode))!;
+  const kept = await findCustomerId(db, userId, mode);
+  // Nothing kept for this user: the customer is another user's (never the provider's answer).
+  if (!kept) throw new Error(`customer ${customerId} belongs to another user`);
+  return kept;
 }
 
 export async function findUserIdByCustomer(

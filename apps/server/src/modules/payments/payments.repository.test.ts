@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../config/env.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../platform/db/database.js';
+import { openDatabase, type DatabaseHandle } from '../../platform/db/database.js';
 import { createTestConfig, dropTestStorage } from '../../test/test-app.js';
 import { newUserRow } from '../../test/user-row.js';
 import { findCustomerId, saveCustomerId } from './payments.repository.js';
@@ -14,10 +14,10 @@ afterEach(async () => {
   config = undefined;
 });
 
+/** A migrated database of its own (openDatabase migrates), on PostgreSQL in the service matrix. */
 async function open(): Promise<DatabaseHandle> {
   config = createTestConfig();
   handle = await openDatabase(config.database);
-  await migrateToLatest(handle.db);
   return handle;
 }
 

@@ -1,25 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Config } from '../../config/env.js';
-import { openDatabase, type DatabaseHandle } from '../../platform/db/database.js';
-import { createTestConfig, dropTestStorage } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../test/test-database.js';
 import { newUserRow } from '../../test/user-row.js';
 import { findCustomerId, saveCustomerId } from './payments.repository.js';
-
-let handle: DatabaseHandle | undefined;
-let config: Config | undefined;
-afterEach(async () => {
-  await handle?.destroy();
-  if (config) await dropTestStorage(config);
-  handle = undefined;
-  config = undefined;
-});
-
-/** A migrated database of its own (openDatabase migrates), on PostgreSQL in the service matrix. */
-async function open(): Promise<DatabaseHandle> {
-  config = createTestConfig();
-  handle = await openDatabase(config.database);
-  return handle;
-}
 
 describe('billing customers', () => {
   // Two first payments of a user at once (a double click, two tabs) both create the customer: the
@@ -27,7 +9,7 @@ describe('billing customers', () => {
   // PostgreSQL the two inserts meet on the customer id's unique index as well as on the user's,
   // and only the user's was named as the conflict to ignore: one request ended in a 500.
   it('stores a customer once when requests store it at the same time, and answers both', async () => {
-    const { db } = await open();
+    const { db } = await openTestDatabase();
     for (let round = 0; round < 40; round++) {
       const user = newUserRow(`ada+${round}@example.com`);
       await db.insertInto('users').values(user).execute();
@@ -42,7 +24,7 @@ describe('billing customers', () => {
   });
 
   it('keeps the first customer a user was given, and refuses one that is another user’s', async () => {
-    const { db } = await open();
+    const { db } = await openTestDatabase();
     const [ada, bob] = [newUserRow('ada@example.com'), newUserRow('bob@example.com')];
     await db.insertInto('users').values([ada, bob]).execute();
 

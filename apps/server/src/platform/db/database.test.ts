@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { newUserRow } from '../../test/user-row.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestConfig, dropTestStorage } from '../../test/test-app.js';
+import { openTestDatabase } from '../../test/test-database.js';
 import type { Config } from '../../config/env.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
 
@@ -21,15 +22,9 @@ afterEach(async () => {
   config = undefined;
 });
 
-async function open(): Promise<DatabaseHandle> {
-  config = createTestConfig();
-  handle = await openDatabase(config.database);
-  return handle;
-}
-
 describe('database', () => {
   it('migrates once and is a no-op the second time', async () => {
-    const { db } = await open();
+    const { db } = await openTestDatabase();
     await migrateToLatest(db);
     const users = await db.selectFrom('users').selectAll().execute();
     expect(users).toEqual([]);
@@ -87,7 +82,7 @@ describe('database', () => {
   );
 
   it('round-trips timestamps as the same ISO strings on every dialect', async () => {
-    const { db } = await open();
+    const { db } = await openTestDatabase();
     const user = newUserRow('ada@example.com');
     user.created_at = '2026-01-02T03:04:05.678Z';
     await db.insertInto('users').values(user).execute();
@@ -106,7 +101,7 @@ describe('database', () => {
   });
 
   it('refuses a second account with the same email', async () => {
-    const { db } = await open();
+    const { db } = await openTestDatabase();
     await db.insertInto('users').values(newUserRow('ada@example.com')).execute();
     await expect(
       db.insertInto('users').values(newUserRow('ada@example.com')).execute(),
@@ -114,7 +109,7 @@ describe('database', () => {
   });
 
   it('refuses values outside the role and plan sets', async () => {
-    const { db } = await open();
+    const { db } = await openTestDatabase();
     const bad = { ...newUserRow('eve@example.com'), plan: 'platinum' } as unknown as ReturnType<
       typeof newUserRow
     >;
@@ -122,7 +117,7 @@ describe('database', () => {
   });
 
   it('deletes sessions with their user', async () => {
-    const { db } = await open();
+    const { db } = await openTestDatabase();
     const user = newUserRow('ada@example.com');
     await db.insertInto('users').values(user).execute();
     const now = new Date().toISOString();

@@ -115,7 +115,17 @@ await runScript('worker-killed', 180_000, async () => {
   })();
 
   // ---- version 2, and the kill ----
-  const before = await Promise.all(workers.map((w) => mirrorRuns(w.port)));
+  // The first run is counted once its job's handler returns, after the publish and its follow-ups
+  // (on a loaded machine, a moment after the site already serves version 1): wait for that count,
+  // or it would land on the survivor's side of the ledger below.
+  const before = await waitFor(
+    async () => {
+      const runs = await Promise.all(workers.map((w) => mirrorRuns(w.port)));
+      return runs[0] + runs[1] === 1 ? runs : undefined;
+    },
+    10_000,
+    'the workers to count the first mirror run',
+  );
   site.version = 2;
   site.delayMs = 400; // a run of several seconds, so it is killed mid-way
   watching = true;

@@ -1,6 +1,6 @@
 import { notifyManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { loadEnglish } from '../lib/i18n/load-messages';
 import './console-guard';
 
@@ -47,4 +47,11 @@ if (typeof window !== 'undefined') {
 afterEach(() => {
   cleanup();
   if (typeof window !== 'undefined') window.localStorage.clear();
+});
+
+// Files share one process (isolate: false): a file's fake clock or stubbed global never reaches
+// the next file, whatever the file's own hooks did.
+afterAll(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
 });

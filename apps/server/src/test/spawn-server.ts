@@ -36,12 +36,29 @@ export function spawnServer(env: Record<string, string>, args: string[] = []) {
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  /** The port it listens on, once it says so (compiling the sources takes a while on a busy machine). */
-  const port = waitFor(
-    () => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1],
-    45_000,
+  let exit: string | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      exit = signal ? `killed by ${signal}` : `exit ${code}`;
+      resolve(code);
+    }),
   );
+  const tail = () =>
+    `\n--- stdout ---\n${stdout.slice(-3_000)}\n--- stderr ---\n${stderr.slice(-3_000)}`;
+  /**
+   * The port it listens on, once it says so (compiling the sources takes a while on a busy
+   * machine). A process that ends first, or says nothing in time, fails with what it printed.
+   */
+  const port = waitFor(() => {
+    const listening = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1];
+    if (listening) return listening;
+    if (exit) throw new Error(`the server ended (${exit}) before it listened${tail()}`);
+    return undefined;
+  }, 45_000).catch((error: unknown) => {
+    if (error instanceof Error && error.message === 'waitFor: timed out')
+      throw new Error(`the server did not listen within 45 s${tail()}`);
+    throw error;
+  });
   port.catch(() => undefined);
   return { child, exited, port, output: () => ({ stdout, stderr }) };
 }

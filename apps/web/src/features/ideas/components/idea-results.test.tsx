@@ -321,6 +321,9 @@ describe('reference thumbnails', () => {
     expect(polled.getAttribute('src')).toBe('/api/screenshots/crumb.jpg');
     // Neither site allows framing: no live frame anywhere.
     expect(document.querySelector('iframe')).toBeNull();
+    // The grid asks the rewrite's price once the user is known: answered before the test ends, so
+    // the next test does not count it as its own.
+    await waitFor(() => expect(calls('GET', '/domains/ai-rewrite-pricing')).toHaveLength(1));
   });
 });
 

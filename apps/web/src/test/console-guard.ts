@@ -12,22 +12,31 @@ export function expectConsoleError(pattern: RegExp): void {
   expected.push(pattern);
 }
 
-beforeEach(() => {
-  expected = [];
-  spy = vi.spyOn(console, 'error').mockImplementation(() => {});
-});
+/**
+ * Registers the guard's hooks for the test file being set up. Called from the setup file, which runs
+ * again for every file: hooks registered when this module is first imported would reach only the
+ * first file of a worker that runs several in one process (isolate: false).
+ */
+export function installConsoleGuard(): void {
+  beforeEach(() => {
+    expected = [];
+    spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
 
-afterEach(() => {
-  const calls = (spy?.mock.calls ?? []).map((args: unknown[]) => format(...args));
-  spy?.mockRestore();
-  spy = null;
-  const unexpected = calls.filter((message) => !expected.some((pattern) => pattern.test(message)));
-  const missing = expected.filter((pattern) => !calls.some((message) => pattern.test(message)));
-  expected = [];
-  if (unexpected.length > 0) {
-    throw new Error(`Unexpected console.error:\n${unexpected.join('\n---\n')}`);
-  }
-  if (missing.length > 0) {
-    throw new Error(`Declared console.error never logged: ${missing.join(', ')}`);
-  }
-});
+  afterEach(() => {
+    const calls = (spy?.mock.calls ?? []).map((args: unknown[]) => format(...args));
+    spy?.mockRestore();
+    spy = null;
+    const unexpected = calls.filter(
+      (message) => !expected.some((pattern) => pattern.test(message)),
+    );
+    const missing = expected.filter((pattern) => !calls.some((message) => pattern.test(message)));
+    expected = [];
+    if (unexpected.length > 0) {
+      throw new Error(`Unexpected console.error:\n${unexpected.join('\n---\n')}`);
+    }
+    if (missing.length > 0) {
+      throw new Error(`Declared console.error never logged: ${missing.join(', ')}`);
+    }
+  });
+}

@@ -2,7 +2,9 @@ import { notifyManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { loadEnglish } from '../lib/i18n/load-messages';
-import './console-guard';
+import { installConsoleGuard } from './console-guard';
+
+installConsoleGuard();
 
 // The app loads most of English with its first screen other than the landing page (`lazyScreen`);
 // tests render screens directly, so all of it is here first.

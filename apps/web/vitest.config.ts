@@ -14,8 +14,8 @@ export default defineProject({
     setupFiles: ['src/test/setup.ts'],
     // Each worker runs its files one after another in one process, sharing the modules they import
     // (the app, React, jsdom's), instead of a new process per file that loads them afresh. A file
-    // leaves the process as it found it: what it points the API client at, it points back; its fake
-    // timers and stubbed globals end with it (src/test/setup.ts makes sure).
+    // leaves the process as it found it: src/test/setup.ts ends its fake timers and stubbed globals
+    // and puts the API client's settings back after it.
     isolate: false,
     // `vi.useFakeTimers()` moves the app's clocks only. Node's fetch (undici) hands a kept-alive
     // socket its next request through setImmediate on Node 24: faked, the request never leaves.

@@ -2,12 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  API_BASE_PATH,
-  API_TIMEOUT_MS,
-  NETWORK_ERROR_MESSAGE,
-  STORAGE_KEYS,
-} from '@mirror/contract';
+import { NETWORK_ERROR_MESSAGE, STORAGE_KEYS } from '@mirror/contract';
 import { ApiError, api, configureApiClient, setUnauthorizedHandler } from './api-client';
 
 function createStorage(): Storage {
@@ -86,8 +81,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.unstubAllGlobals();
-  // The client is one module for every file of this worker (isolate: false): as it was.
-  configureApiClient({ baseUrl: API_BASE_PATH, timeoutMs: API_TIMEOUT_MS });
   await new Promise((resolve) => server.close(resolve));
 });
 

@@ -1,6 +1,8 @@
+import { API_BASE_PATH, API_TIMEOUT_MS } from '@mirror/contract';
 import { notifyManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { configureApiClient } from '../lib/api-client';
 import { loadEnglish } from '../lib/i18n/load-messages';
 import { installConsoleGuard } from './console-guard';
 
@@ -51,9 +53,10 @@ afterEach(() => {
   if (typeof window !== 'undefined') window.localStorage.clear();
 });
 
-// Files share one process (isolate: false): a file's fake clock or stubbed global never reaches
-// the next file, whatever the file's own hooks did.
+// Files share one process (isolate: false): a file's fake clock, stubbed global or API client
+// settings never reach the next file, whatever the file's own hooks did.
 afterAll(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  configureApiClient({ baseUrl: API_BASE_PATH, timeoutMs: API_TIMEOUT_MS });
 });

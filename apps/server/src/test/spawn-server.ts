@@ -51,13 +51,13 @@ export function spawnServer(env: Record<string, string>, args: string[] = []) {
    */
   const port = waitFor(() => {
     const listening = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1];
-    if (listening) return listening;
-    if (exit) throw new Error(`the server ended (${exit}) before it listened${tail()}`);
-    return undefined;
-  }, 45_000).catch((error: unknown) => {
-    if (error instanceof Error && error.message === 'waitFor: timed out')
-      throw new Error(`the server did not listen within 45 s${tail()}`);
-    throw error;
+    if (!listening && exit) throw new Error(exit);
+    return listening;
+  }, 45_000).catch(() => {
+    const what = exit
+      ? `the server ended (${exit}) before it listened`
+      : 'the server did not listen within 45 s';
+    throw new Error(`${what}${tail()}`);
   });
   port.catch(() => undefined);
   return { child, exited, port, output: () => ({ stdout, stderr }) };

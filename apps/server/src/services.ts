@@ -350,15 +350,17 @@ export function createServices(
   const thumbnailJob = register(
     createThumbnailVersionJob({ versions: siteVersions, screenshots: screenshotsService }),
   );
-  const onVersionReady = async (siteId: string, versionId: string) => {
+  const queueThumbnail = async (versionId: string, siteId?: string) => {
     if (!config.mirror.versionThumbnails) return;
     // The version is served already; a missing thumbnail only leaves a card without a picture.
     await jobs
       .enqueue(thumbnailJob, { versionId })
       .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'thumbnail not queued'));
   };
+  const onVersionReady = (siteId: string, versionId: string) => queueThumbnail(versionId, siteId);
   // Fidelity checks of mirrored versions, after they are live (issue 21); a repair the check
-  // publishes gets its thumbnail but is not checked again (its report is the check's).
+  // publishes gets its thumbnail but is not checked again (its report is the check's). The check
+  // takes the checked version's thumbnail in its own Chromium: one launch per mirror, not two.
   const fidelityJob = register(
     createFidelityCheckJob({
       db,
@@ -369,14 +371,25 @@ export function createServices(
       storage: storageService,
       onPublished,
       onRepaired: onVersionReady,
+      ...(config.mirror.versionThumbnails
+        ? {
+            thumbnails: {
+              async save(versionId: string, image: Buffer) {
+                const { hash } = await screenshotsService.saveVersionThumbnail(versionId, image);
+                await siteVersions.setThumbnail(versionId, hash);
+              },
+              queue: (versionId: string) => queueThumbnail(versionId),
+            },
+          }
+        : {}),
     }),
   );
   const onMirrorReady = async (siteId: string, versionId: string) => {
-    await onVersionReady(siteId, versionId);
-    if (!config.mirror.fidelityChecks) return;
-    await fidelityService
-      .queue(siteId, versionId)
-      .catch((err: unknown) => log.warn({ err, siteId, versionId }, 'fidelity check not queued'));
+    if (!config.mirror.fidelityChecks) return onVersionReady(siteId, versionId);
+    await fidelityService.queue(siteId, versionId).catch(async (err: unknown) => {
+      log.warn({ err, siteId, versionId }, 'fidelity check not queued');
+      await onVersionReady(siteId, versionId);
+    });
   };
   // The visual diff of each change report that lists changed pages (issue 33), after it is live.
   const visualDiffJob = register(

@@ -1,4 +1,5 @@
 import { FIDELITY_MAX_PAGES, type PlanId } from '@mirror/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import type { Db } from '../../platform/db/database.js';
@@ -58,6 +59,15 @@ export interface FidelityCheckDeps {
   onPublished(siteId: string): void;
   /** A repaired version is live (its thumbnail is made from here; it is not checked again). */
   onRepaired?(siteId: string, versionId: string): Promise<void>;
+  /**
+   * Version thumbnails (when they are made): a check takes the thumbnail of a version that has
+   * none in its own Chromium, and queues the thumbnail job when it could not.
+   */
+  thumbnails?: {
+    save(versionId: string, image: Buffer): Promise<void>;
+    /** The thumbnail job (which does nothing for a version that has its thumbnail by then). */
+    queue(versionId: string): Promise<void>;
+  };
 }
 
 /**
@@ -70,6 +80,25 @@ export function createFidelityCheckJob(
   deps: FidelityCheckDeps,
 ): JobDefinition<FidelityCheckPayload> {
   const { db, config, sandbox, versions } = deps;
+  /** The check's thumbnail, stored; else the thumbnail job's turn. */
+  async function saveThumbnail(
+    versionId: string,
+    image: Uint8Array | undefined,
+    log: FastifyBaseLogger,
+  ): Promise<void> {
+    const thumbnails = deps.thumbnails!;
+    if (image) {
+      try {
+        return await thumbnails.save(
+          versionId,
+          Buffer.from(image.buffer, image.byteOffset, image.byteLength),
+        );
+      } catch (err) {
+        log.warn({ err, versionId }, "the check's thumbnail was not stored");
+      }
+    }
+    await thumbnails.queue(versionId);
+  }
   const net: NetSettings = {
     allowPrivateNetworks: config.mirror.allowPrivateNetworks,
     ...deps.net,
@@ -84,6 +113,7 @@ export function createFidelityCheckJob(
     async onAbandoned({ versionId }) {
       await setState(db, versionId, 'failed', 'The check stopped unexpectedly.');
       await deps.storage.release(holderOf(versionId));
+      await deps.thumbnails?.queue(versionId);
     },
     async handle({ versionId }, context) {
       const row = await findReport(db, versionId);
@@ -96,6 +126,7 @@ export function createFidelityCheckJob(
       const owner = version.owner_id && plan ? { id: version.owner_id, plan } : null;
       const paths = row.paths ? (JSON.parse(row.paths) as string[]) : undefined;
       const maxPages = fidelityPageCap(plan, config);
+      const thumbnail = deps.thumbnails !== undefined && !version.thumbnail_hash;
       await setState(db, versionId, 'running');
       // A repair reuses the checked version's files: they are held (and the version kept) until
       // the check's result is stored, whatever happens to the version meanwhile.
@@ -126,6 +157,7 @@ export function createFidelityCheckJob(
             maxPages,
             ...(paths ? { paths } : {}),
             repair: true,
+            thumbnail,
           },
           {
             timeoutMs: checkTimeoutMs(paths?.length ?? maxPages),
@@ -150,8 +182,11 @@ export function createFidelityCheckJob(
             ? 'The check took too long.'
             : 'The check could not be completed.';
         await deps.storage.release(holder);
-        return setState(db, versionId, 'failed', reason);
+        await setState(db, versionId, 'failed', reason);
+        if (thumbnail) await deps.thumbnails!.queue(versionId);
+        return;
       }
+      if (thumbnail) await saveThumbnail(versionId, output.thumbnail, context.log);
 
       const previous = row.report ? (JSON.parse(row.report) as StoredFidelityReport) : null;
       const merge = (report: StoredFidelityReport) =>

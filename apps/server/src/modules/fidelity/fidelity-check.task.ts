@@ -21,10 +21,12 @@ import {
   type Manifest,
 } from '@mirror/engine';
 import { serveLocalCopy } from '../../hosting/local-copy-server.js';
+import { createBrowserLauncher } from '../../platform/browser/browser-launcher.js';
 import { safeLookupOptions, type NetSettings } from '../../platform/sandbox/net-settings.js';
 import { sandboxTask, type SandboxContext } from '../../platform/sandbox/sandbox.js';
 import { copySummary, type MirrorRunCopy } from '../sites/mirror-run.task.js';
 import { saveManifest } from '../sites/manifests.js';
+import { captureVersionThumbnail } from '../screenshots/version-thumbnail.js';
 
 /**
  * Screenshot bytes one page may keep, its three pictures at both widths together (issue 30, item
@@ -42,6 +44,11 @@ export interface FidelityCheckInput {
   paths?: string[];
   /** Capture pages below the threshold again and check them once more. */
   repair: boolean;
+  /**
+   * Also take the checked version's thumbnail, in the check's Chromium: one launch per mirror
+   * instead of two (the thumbnail job's own).
+   */
+  thumbnail?: boolean;
 }
 
 /** A page of the report as stored: its screenshots as blob hashes. */
@@ -57,6 +64,8 @@ export interface FidelityCheckOutput {
   shotSizes: Record<string, number>;
   /** The copy with the repaired pages in, stored: the job publishes it as a new version. */
   repaired?: MirrorRunCopy;
+  /** The checked version's thumbnail (a JPEG), when asked for and it could be taken. */
+  thumbnail?: Uint8Array;
 }
 
 /** Stores a screenshot as a blob; its bytes go into `sizes` by hash. */
@@ -77,9 +86,10 @@ export async function run(
   input: FidelityCheckInput,
   context: SandboxContext,
 ): Promise<FidelityCheckOutput> {
-  let manifest = JSON.parse(
+  const checked = JSON.parse(
     (await readBlob(context.blobs, input.manifestHash)).toString('utf8'),
   ) as Manifest;
+  let manifest = checked;
   const entry = manifest.entries.find((e) => e.path === manifest.entryPath);
   const originalUrl = entry?.url ?? manifest.startUrl;
   const urls = new Map(manifest.entries.map((e) => [e.path, e.url]));
@@ -98,13 +108,15 @@ export async function run(
     ? await createVersionClient(manifest, context.blobs)
     : undefined;
   const client = archived ?? createHttpClient(net);
+  const browser = createBrowserLauncher({ chromiumPath: input.chromiumPath });
   let report: FidelityReport;
+  let thumbnail: Uint8Array | undefined;
   try {
     report = await checkFidelity({
       original: { url: originalUrl, client },
       copy: { url: copy.url },
       pages,
-      chromiumPath: input.chromiumPath,
+      browser: await browser.browser(),
       signal: context.signal,
       onProgress: (event) => context.progress(event),
       ...(input.repair
@@ -136,7 +148,19 @@ export async function run(
           }
         : {}),
     });
+    if (input.thumbnail) {
+      // Without it the job queues the thumbnail's own run: the check stands either way.
+      thumbnail = await captureVersionThumbnail(checked, context.blobs, { browser }).catch(
+        (error: unknown) => {
+          context.log('warn', 'the thumbnail could not be taken', {
+            error: error instanceof Error ? error.message : String(error),
+          });
+          return undefined;
+        },
+      );
+    }
   } finally {
+    await browser.close();
     await copy.close();
     await client.close();
   }
@@ -169,6 +193,7 @@ export async function run(
     ...(repairedHash && helped
       ? { repaired: { manifestHash: repairedHash, ...copySummary(manifest) } }
       : {}),
+    ...(thumbnail ? { thumbnail } : {}),
   };
 }
 

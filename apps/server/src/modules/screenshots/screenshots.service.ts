@@ -357,6 +357,11 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
       return store(`version:${versionId}`, image, VERSION_TTL_MS, null);
     },
 
+    /** Stores a version's thumbnail taken elsewhere (by its fidelity check, in its Chromium). */
+    saveVersionThumbnail(versionId: string, image: Buffer): Promise<StoredScreenshot> {
+      return store(`version:${versionId}`, image, VERSION_TTL_MS, null);
+    },
+
     /** The stored image behind a file name, or a 404 for anything that is not a screenshot. */
     async open(file: string): Promise<{ body: AsyncIterable<Uint8Array>; contentType: string }> {
       const hash = SCREENSHOT_FILE_PATTERN.exec(file)?.[1];

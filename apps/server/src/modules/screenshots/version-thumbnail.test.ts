@@ -11,7 +11,7 @@ import { createBrowserLauncher } from '../../platform/browser/browser-launcher.j
 import { closeTo, jpegSize, pixelAt } from '../../test/screenshot-fixtures.js';
 import { mirrorSite, SERVICE_ENV, signUp } from '../../test/api-helpers.js';
 import { startFixtureSite } from '../../test/fixture-site.js';
-import { createTestApp, waitFor } from '../../test/test-app.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/test-app.js';
 import { createDbRateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import { saveManifest } from '../sites/manifests.js';
 import { createScreenshotsService } from './screenshots.service.js';
@@ -164,6 +164,75 @@ describe('thumbnails of completed versions', () => {
       headers: owner.headers,
     });
     expect(versions.json()[0]).toMatchObject({ isLive: true, thumbnailUrl, previewUrl: null });
+  });
+});
+
+describe('thumbnails of checked versions', () => {
+  const CHECKED = {
+    ...SERVICE_ENV,
+    VERSION_THUMBNAILS: 'true',
+    FIDELITY_CHECKS: 'true',
+    FIDELITY_MAX_PAGES: '1',
+  };
+
+  /** The fidelity report of the site's live version, once it ended. */
+  async function endedCheck(t: TestApp, id: string, headers: Record<string, string>) {
+    return waitFor(async () => {
+      const res = await t.app.inject({ url: `/api/domains/clone/${id}/fidelity`, headers });
+      const body = res.json() as { state: string; versionId: string };
+      return res.statusCode === 200 && ['completed', 'failed'].includes(body.state)
+        ? body
+        : undefined;
+    }, 120_000);
+  }
+
+  /** The thumbnail jobs the embedded queue holds (done, failed or waiting) for a version. */
+  async function thumbnailJobs(t: TestApp, versionId: string) {
+    const rows = await t.app.database.db
+      .selectFrom('jobs')
+      .select(['payload', 'status'])
+      .where('name', '=', 'thumbnail-version')
+      .execute();
+    return rows.filter((row) => JSON.parse(row.payload).versionId === versionId);
+  }
+
+  it("are taken in the fidelity check's Chromium: one launch per mirror, no thumbnail job", async () => {
+    const site = await startFixtureSite();
+    cleanups.push(() => site.close());
+    const t = await createTestApp(CHECKED);
+    cleanups.push(() => t.close());
+    const owner = await signUp(t);
+    const { id } = await mirrorSite(t, site.url, owner.headers);
+    const check = await endedCheck(t, id, owner.headers);
+    expect(check.state).toBe('completed');
+
+    // Stored before the report says "completed", by the check itself.
+    const list = await t.app.inject({ url: '/api/domains/clones', headers: owner.headers });
+    const thumbnailUrl = (list.json() as { thumbnailUrl: string | null }[])[0]!.thumbnailUrl;
+    expect(thumbnailUrl).toMatch(/^\/api\/screenshots\/[0-9a-f]{64}\.jpg$/);
+    const image = await t.app.inject({ url: thumbnailUrl! });
+    expect(image.statusCode).toBe(200);
+    expect(jpegSize(image.rawPayload)).toEqual({ width: 640, height: 400 });
+    expect(await thumbnailJobs(t, check.versionId)).toEqual([]);
+    // Its bytes count against the owner's storage, like the thumbnail job's.
+    const versions = await t.app.inject({
+      url: `/api/domains/clone/${id}/versions`,
+      headers: owner.headers,
+    });
+    expect(versions.json()[0]).toMatchObject({ isLive: true, thumbnailUrl });
+  });
+
+  it('are left to their own job when the check fails', async () => {
+    const site = await startFixtureSite();
+    cleanups.push(() => site.close());
+    // No Chromium where the check looks (mirror runs do not render here: MIRROR_RENDER=never).
+    const t = await createTestApp({ ...CHECKED, CHROMIUM_PATH: '/nonexistent/chromium' });
+    cleanups.push(() => t.close());
+    const owner = await signUp(t);
+    const { id } = await mirrorSite(t, site.url, owner.headers);
+    const check = await endedCheck(t, id, owner.headers);
+    expect(check.state).toBe('failed');
+    expect(await thumbnailJobs(t, check.versionId)).toHaveLength(1);
   });
 });
 

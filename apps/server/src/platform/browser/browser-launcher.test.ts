@@ -72,6 +72,21 @@ describe('browser launcher', () => {
     expect(site.hits.size).toBe(0);
   });
 
+  it('hands its one Chromium to a caller that opens contexts of its own, and closes it', async () => {
+    const browser = launcher();
+    const chromium = await browser.browser();
+    expect(await browser.browser()).toBe(chromium);
+    const own = await chromium.newContext();
+    await browser.withPage({ viewport }, async (page) => {
+      expect(page.context().browser()).toBe(chromium);
+    });
+    await own.close();
+    expect(browser.stats()).toMatchObject({ launches: 1, pages: 1 });
+    await browser.close();
+    expect(chromium.isConnected()).toBe(false);
+    await expect(browser.browser()).rejects.toBeInstanceOf(BrowserClosedError);
+  });
+
   it('refuses work once closed', async () => {
     const browser = launcher();
     await browser.withPage({ viewport }, async () => undefined);

@@ -44,6 +44,11 @@ export interface BrowserLauncher {
     options: PageOptions,
     use: (page: Page, context: BrowserContext) => Promise<T>,
   ): Promise<T>;
+  /**
+   * The Chromium itself (launched now if it is not running), for a caller that opens its own
+   * contexts on it: a fidelity check's render lanes, beside the pages of `withPage`.
+   */
+  browser(): Promise<Browser>;
   stats(): BrowserStats;
   close(): Promise<void>;
 }
@@ -166,6 +171,9 @@ export function createBrowserLauncher(options: BrowserLauncherOptions): BrowserL
 
   return {
     withPage,
+    browser() {
+      return closed ? Promise.reject(new BrowserClosedError()) : browser();
+    },
     stats: () => ({ ...stats, active, waiting: waiting.length }),
     async close() {
       closed = true;

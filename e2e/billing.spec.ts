@@ -39,6 +39,10 @@ async function seriousAxeIssues(page: Page): Promise<string[]> {
 }
 
 test.describe('billing in test mode', () => {
+  // Two axe scans and a checkout each: the declined card took 7 s alone and 27-31 s early in the
+  // suite, when both workers, mirror runs and their fidelity checks share the 2 cores.
+  test.describe.configure({ timeout: 60_000 });
+
   test('a free user subscribes to Pro with 4242, gets an invoice PDF, cancels and reactivates', async ({
     page,
     request,

@@ -196,33 +196,41 @@ describe('thumbnails of checked versions', () => {
     return rows.filter((row) => JSON.parse(row.payload).versionId === versionId);
   }
 
-  it("are taken in the fidelity check's Chromium: one launch per mirror, no thumbnail job", async () => {
-    const site = await startFixtureSite();
-    cleanups.push(() => site.close());
-    const t = await createTestApp(CHECKED);
-    cleanups.push(() => t.close());
-    const owner = await signUp(t);
-    const { id } = await mirrorSite(t, site.url, owner.headers);
-    const check = await endedCheck(t, id, owner.headers);
-    expect(check.state).toBe('completed');
+  // A mirror and its check (one page at two widths): 9 s alone, over 20 s beside another
+  // Chromium file in the serial phase.
+  const CHECK_TIMEOUT = { timeout: 180_000 };
 
-    // Stored before the report says "completed", by the check itself.
-    const list = await t.app.inject({ url: '/api/domains/clones', headers: owner.headers });
-    const thumbnailUrl = (list.json() as { thumbnailUrl: string | null }[])[0]!.thumbnailUrl;
-    expect(thumbnailUrl).toMatch(/^\/api\/screenshots\/[0-9a-f]{64}\.jpg$/);
-    const image = await t.app.inject({ url: thumbnailUrl! });
-    expect(image.statusCode).toBe(200);
-    expect(jpegSize(image.rawPayload)).toEqual({ width: 640, height: 400 });
-    expect(await thumbnailJobs(t, check.versionId)).toEqual([]);
-    // Its bytes count against the owner's storage, like the thumbnail job's.
-    const versions = await t.app.inject({
-      url: `/api/domains/clone/${id}/versions`,
-      headers: owner.headers,
-    });
-    expect(versions.json()[0]).toMatchObject({ isLive: true, thumbnailUrl });
-  });
+  it(
+    "are taken in the fidelity check's Chromium: one launch per mirror, no thumbnail job",
+    CHECK_TIMEOUT,
+    async () => {
+      const site = await startFixtureSite();
+      cleanups.push(() => site.close());
+      const t = await createTestApp(CHECKED);
+      cleanups.push(() => t.close());
+      const owner = await signUp(t);
+      const { id } = await mirrorSite(t, site.url, owner.headers);
+      const check = await endedCheck(t, id, owner.headers);
+      expect(check.state).toBe('completed');
 
-  it('are left to their own job when the check fails', async () => {
+      // Stored before the report says "completed", by the check itself.
+      const list = await t.app.inject({ url: '/api/domains/clones', headers: owner.headers });
+      const thumbnailUrl = (list.json() as { thumbnailUrl: string | null }[])[0]!.thumbnailUrl;
+      expect(thumbnailUrl).toMatch(/^\/api\/screenshots\/[0-9a-f]{64}\.jpg$/);
+      const image = await t.app.inject({ url: thumbnailUrl! });
+      expect(image.statusCode).toBe(200);
+      expect(jpegSize(image.rawPayload)).toEqual({ width: 640, height: 400 });
+      expect(await thumbnailJobs(t, check.versionId)).toEqual([]);
+      // Its bytes count against the owner's storage, like the thumbnail job's.
+      const versions = await t.app.inject({
+        url: `/api/domains/clone/${id}/versions`,
+        headers: owner.headers,
+      });
+      expect(versions.json()[0]).toMatchObject({ isLive: true, thumbnailUrl });
+    },
+  );
+
+  it('are left to their own job when the check fails', CHECK_TIMEOUT, async () => {
     const site = await startFixtureSite();
     cleanups.push(() => site.close());
     // No Chromium where the check looks (mirror runs do not render here: MIRROR_RENDER=never).

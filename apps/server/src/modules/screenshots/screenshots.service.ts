@@ -185,6 +185,11 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
     return { hash, path: screenshotPath(hash), frameable };
   }
 
+  /** Stores a version's thumbnail (taken here, or by its fidelity check in the check's Chromium). */
+  function saveVersionThumbnail(versionId: string, image: Buffer): Promise<StoredScreenshot> {
+    return store(`version:${versionId}`, image, VERSION_TTL_MS, null);
+  }
+
   function stored(record: ScreenshotRecord): StoredScreenshot {
     return {
       hash: record.hash,
@@ -354,13 +359,10 @@ export function createScreenshotsService(deps: ScreenshotsServiceDeps) {
         manifestHash,
         chromiumPath: config.mirror.chromiumPath,
       });
-      return store(`version:${versionId}`, image, VERSION_TTL_MS, null);
+      return saveVersionThumbnail(versionId, image);
     },
 
-    /** Stores a version's thumbnail taken elsewhere (by its fidelity check, in its Chromium). */
-    saveVersionThumbnail(versionId: string, image: Buffer): Promise<StoredScreenshot> {
-      return store(`version:${versionId}`, image, VERSION_TTL_MS, null);
-    },
+    saveVersionThumbnail,
 
     /** The stored image behind a file name, or a 404 for anything that is not a screenshot. */
     async open(file: string): Promise<{ body: AsyncIterable<Uint8Array>; contentType: string }> {

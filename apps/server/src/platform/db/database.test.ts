@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestConfig, dropTestStorage } from '../../test/test-app.js';
 import { openTestDatabase } from '../../test/test-database.js';
 import type { Config } from '../../config/env.js';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
 
 const writerScript = path.resolve(
@@ -137,4 +139,35 @@ describe('database', () => {
     await db.deleteFrom('users').where('id', '=', user.id).execute();
     expect(await db.selectFrom('sessions').selectAll().execute()).toEqual([]);
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    'migrates its default schema when another schema of the database holds migrations',
+    async () => {
+      // A database shared with another app (or a test run's private schemas): its bookkeeping
+      // tables live in their own schema, ours in the default one, still empty.
+      const name = `mirror_t_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      await admin.query(`create database "${name}"`);
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/${name}`;
+      const opened: DatabaseHandle[] = [];
+      try {
+        const base = { kind: 'postgres' as const, url: url.toString(), poolMax: 2 };
+        opened.push(await openDatabase({ ...base, schema: 'other_app' }));
+        opened.push(await openDatabase({ ...base, schema: undefined }));
+        const users = await opened[1]!.db.selectFrom('users').select('email').execute();
+        expect(users).toEqual([]);
+        const { rows } = await sql<{ schema: string }>`
+          select table_schema as schema from information_schema.tables
+          where table_name = 'kysely_migration' order by 1`.execute(opened[1]!.db);
+        expect(rows.map((r) => r.schema)).toEqual(['other_app', 'public']);
+      } finally {
+        await Promise.all(opened.map((h) => h.destroy()));
+        await admin.query(`drop database if exists "${name}" with (force)`);
+        await admin.end();
+      }
+    },
+    60_000,
+  );
 });

@@ -42,7 +42,11 @@ export async function openDatabase(config: Config['database']): Promise<Database
     let handle: DatabaseHandle | undefined;
     try {
       handle = config.kind === 'sqlite' ? openSqlite(config.file) : await openPostgres(config);
-      await migrateToLatest(handle.db, config.kind === 'postgres' ? config.schema : undefined);
+      const schema =
+        config.kind === 'postgres'
+          ? (config.schema ?? (await currentSchema(handle.db)))
+          : undefined;
+      await migrateToLatest(handle.db, schema);
       return handle;
     } catch (err) {
       await handle?.destroy().catch(() => undefined);
@@ -129,12 +133,19 @@ async function openPostgres(
   };
 }
 
+/** The schema unqualified tables go to (the first of the search path that exists: `public`). */
+async function currentSchema(db: Db): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]!.schema;
+}
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
- * `schema`: the PostgreSQL schema the app uses, when not the default. Kysely looks for its own
- * bookkeeping tables by name, so without it a migration table in another schema would be mistaken
- * for ours.
+ * `schema`: the PostgreSQL schema the app uses (`openDatabase` always names it, the default one
+ * too). Kysely looks for its own bookkeeping tables by name in every schema when none is given, so
+ * another app's (or a test run's) migration tables in the same database would be taken for ours,
+ * and migrating an empty default schema would fail on a lock table it never created.
  */
 export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<void> {
   const migrator = new Migrator({

@@ -40,11 +40,25 @@ let origin = '';
 
 beforeAll(async () => {
   const links = Array.from({ length: LINKS }, (_, i) => `<a href="/p/${i}">${i}</a>`).join('\n');
+  // Broken links, a redirect and a file first, then good pages: what a real site's menu holds.
+  const mixed = [
+    ...[0, 1, 2, 3].map((i) => `<a href="/p/${i}">gone</a>`),
+    '<a href="/moved/a">moved</a>',
+    '<a href="/file.pdf">file</a>',
+    ...Array.from({ length: 10 }, (_, i) => `<a href="/ok/${i}">${i}</a>`),
+  ].join('\n');
   const images = Array.from({ length: IMAGES }, (_, i) => `<img src="/i/${i}.png">`).join('\n');
   server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === '/links') return res.writeHead(200, { 'content-type': 'text/html' }).end(links);
     if (url === '/images') return res.writeHead(200, { 'content-type': 'text/html' }).end(images);
+    if (url === '/mixed') return res.writeHead(200, { 'content-type': 'text/html' }).end(mixed);
+    if (url.startsWith('/moved/'))
+      return res.writeHead(301, { location: url.replace('/moved/', '/ok/') }).end();
+    if (url.startsWith('/ok/'))
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>${url}</h1>`);
+    if (url === '/file.pdf')
+      return res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF');
     if (url.startsWith('/p/'))
       return res.writeHead(404, { 'content-type': 'text/html' }).end('gone');
     if (url.startsWith('/i/'))
@@ -71,8 +85,9 @@ describe('bounded runs', () => {
     });
     expect(manifest.entries.filter((e) => e.kind === 'page' && e.status === 200)).toHaveLength(1);
     // Every link the crawl saw was either fetched (the 404s), over the page limit, or counted.
+    // A 404 gives its slot of the page limit back, up to the limit once more: 9 + 10 fetched.
     const counts = manifest.failureCounts!;
-    expect(counts['http-error']).toBe(9);
+    expect(counts['http-error']).toBe(19);
     expect((counts['http-error'] ?? 0) + (counts.limit ?? 0)).toBe(
       DEFAULTS.maxPageLinksPerDocument,
     );
@@ -82,6 +97,23 @@ describe('bounded runs', () => {
       `${(LINKS - DEFAULTS.maxPageLinksPerDocument).toLocaleString('en-US')} of them were not followed`,
     );
     expect(JSON.stringify(manifest).length).toBeLessThan(200_000);
+  });
+
+  it('counts pages copied against the page limit: a 404, a redirect or a file gives its slot back', async () => {
+    // Six links copy no page: each gives its slot back (the limit allows as many give-backs).
+    for (const maxPages of [6, 8]) {
+      const manifest = await mirror({
+        url: `${origin}/mixed`,
+        store: createMemoryBlobStore(),
+        allowPrivateNetworks: true,
+        render: 'never',
+        maxPages,
+      });
+      expect(manifest.stats.pages).toBe(maxPages);
+      const copied = manifest.entries.filter((e) => e.kind === 'page' && e.status === 200);
+      expect(copied.map((e) => new URL(e.url).pathname)).toContain('/mixed');
+      expect(copied).toHaveLength(maxPages);
+    }
   });
 
   it('a page with 30,000 images: stops at the file limit and says so', async () => {

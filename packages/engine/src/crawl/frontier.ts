@@ -49,6 +49,16 @@ export class Frontier {
   private readonly shapes = createShapeBudget();
   private pagesStarted = 0;
   private filesStarted = 0;
+  /**
+   * Pages started and not settled yet: each holds a slot of the page limit, which it gives back
+   * when it copies no page (a 404, a redirect, a file that is no page), up to the limit once more
+   * in all (`pagesGivenBack`), so `maxPages` counts pages copied without letting a site of broken
+   * links make twice the limit's requests.
+   */
+  private readonly openPages = new Set<string>();
+  private pagesGivenBack = 0;
+  /** Page tasks `drain` is running now (a retry too): while any runs, a slot may come back. */
+  private pagesRunning = 0;
   private wakeDrain: (() => void) | null = null;
   /**
    * A re-mirror's files of the version it replaces (`page`: its pages): under the page and file
@@ -107,7 +117,7 @@ export class Frontier {
     if (kind === 'page' && !this.shapes.take(clean))
       return this.refuse(key, 'trap', 'too many URLs of the same pattern');
     // Past a limit nothing more can start: counting the URL now keeps the queue from growing.
-    if (kind === 'page' && this.pagesStarted >= this.limits.maxPages)
+    if (kind === 'page' && this.pagesStarted >= this.limits.maxPages && !this.mayGiveBack())
       return this.refuse(key, 'limit', `page limit of ${this.limits.maxPages} reached`);
     if (this.filesStarted >= this.limits.maxFiles)
       return this.refuse(key, 'limit', `file limit of ${this.limits.maxFiles} reached`);
@@ -185,14 +195,20 @@ export class Frontier {
             this.deferred.push({ task, lane });
             continue;
           }
+          if (this.waitsForSlot(task)) {
+            lane.queue.unshift(task);
+            break;
+          }
           if (!this.admit(task, bytes.bytes)) continue;
           lane.active++;
           this.running++;
+          if (task.kind === 'page') this.pagesRunning++;
           if (this.running > this.peakRunning) this.peakRunning = this.running;
           if (lane.spacingMs > 0) lane.notBefore = now + lane.spacingMs;
           const job = run(task, lane).finally(() => {
             lane.active--;
             this.running--;
+            if (task.kind === 'page') this.pagesRunning--;
             running.delete(job);
             this.wake();
           });
@@ -233,6 +249,21 @@ export class Frontier {
     if (kind === 'page' && this.reserved.page > 0) this.reserved.page--;
   }
 
+  /** A slot of the page limit may still come back from a page being fetched. */
+  private mayGiveBack(): boolean {
+    return this.pagesRunning > 0 && this.pagesGivenBack < this.limits.maxPages;
+  }
+
+  /** A new page past the page limit waits while a page being fetched may give its slot back. */
+  private waitsForSlot(task: Task): boolean {
+    return (
+      task.kind === 'page' &&
+      task.attempt === 0 &&
+      this.pagesStarted >= this.limits.maxPages &&
+      this.mayGiveBack()
+    );
+  }
+
   /** Limits checked when a task is about to start. */
   private admit(task: Task, bytes: number): boolean {
     if (bytes >= this.limits.maxBytes) {
@@ -246,6 +277,7 @@ export class Frontier {
         return false;
       }
       this.pagesStarted++;
+      this.openPages.add(task.url.href);
     }
     if (this.filesStarted >= this.limits.maxFiles) {
       this.refuse(task.url.href, 'limit', `file limit of ${this.limits.maxFiles} reached`);
@@ -266,9 +298,16 @@ export class Frontier {
     }
   }
 
-  /** `url` has an entry or a failure: whoever waits for it goes on. */
-  settle(url: string): void {
+  /**
+   * `url` has an entry or a failure: whoever waits for it goes on. `copiedPage`: its entry is a
+   * page of the copy; a page task without one gives its slot of the page limit back.
+   */
+  settle(url: string, copiedPage = false): void {
     this.settled.add(url);
+    if (this.openPages.delete(url) && !copiedPage && this.pagesGivenBack < this.limits.maxPages) {
+      this.pagesStarted--;
+      this.pagesGivenBack++;
+    }
     const waiters = this.settledWaiters.get(url);
     if (!waiters) return;
     this.settledWaiters.delete(url);

@@ -757,7 +757,7 @@ class Crawler {
       ...fields,
       ...(fields.hash ? { sourceHash: fields.hash } : {}),
     });
-    this.frontier.settle(url.href);
+    this.frontier.settle(url.href, isPage && fields.status < 300);
     this.counters.done++;
     this.emit();
   }
